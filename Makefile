@@ -1,0 +1,63 @@
+# kernelindex: PGXS build.  The version lives in kernelindex.control only.
+
+EXTENSION = kernelindex
+EXTVERSION := $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" $(EXTENSION).control)
+
+MODULE_big = $(EXTENSION)
+OBJS = \
+	src/kernelindex.o \
+	src/digest.o
+
+# The install script is generated from sql/kernelindex.sql, so that its file
+# name carries the version from the control file and nothing else does.
+DATA_built = sql/$(EXTENSION)--$(EXTVERSION).sql
+
+# pg_regress suites: inputs sql/NAME.sql, expected output expected/NAME.out.
+REGRESS = digest
+REGRESS_OPTS = --load-extension=$(EXTENSION)
+
+PG_CPPFLAGS = -I$(srcdir)/src
+PG_CFLAGS = -Wall -Werror
+SHLIB_LINK = -lcrypto
+
+EXTRA_CLEAN = sql/$(EXTENSION)--$(EXTVERSION).sql
+
+# Prefer Debian's PostgreSQL 15; any pg_config on PATH otherwise.
+PG_CONFIG ?= $(firstword $(wildcard /usr/lib/postgresql/15/bin/pg_config) pg_config)
+PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)
+
+# `make test` and `make demo` must work before PostgreSQL's development files
+# are installed (they install them), so PGXS is included only when present.
+ifneq ($(wildcard $(PGXS)),)
+include $(PGXS)
+else
+all:
+	@echo "PostgreSQL server development files not found; run 'make test' or 'make demo' to install them" >&2
+	@exit 1
+endif
+
+sql/$(EXTENSION)--$(EXTVERSION).sql: sql/$(EXTENSION).sql $(EXTENSION).control
+	cp $< $@
+
+.PHONY: test demo unit fuzz bench
+
+# Everything: dependencies, build, install, a throwaway cluster, every suite.
+test:
+	@bash test/run.sh test
+
+# The main job on a throwaway cluster: install, load sample data, show results.
+demo:
+	@bash test/run.sh demo
+
+# C unit tests of the PostgreSQL-free core (no server needed).
+unit:
+	$(MAKE) -C test/unit check
+
+# Bounded fuzzing of the PostgreSQL-free core; FUZZ_SECONDS per harness.
+FUZZ_SECONDS ?= 60
+fuzz:
+	$(MAKE) -C test/fuzz run FUZZ_SECONDS=$(FUZZ_SECONDS)
+
+# Benchmarks on a throwaway cluster (ratios measured side by side).
+bench:
+	@bash test/run.sh bench

@@ -1,0 +1,431 @@
+/*-------------------------------------------------------------------------
+ *
+ * digest.c
+ *	  The kidx_digest type: a SHA-256 digest held in 32 bytes.
+ *
+ * Text form is the OCI content-digest grammar restricted to SHA-256:
+ * "sha256:" followed by exactly 64 lowercase hexadecimal digits.  Digests
+ * order by their bytes (which is also the order of their text forms), hash
+ * with PostgreSQL's hash_any, and sort with abbreviated keys made of their
+ * first bytes.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "common/hashfn.h"
+#include "lib/hyperloglog.h"
+#include "libpq/pqformat.h"
+#include "mb/pg_wchar.h"
+#include "port/pg_bswap.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/sortsupport.h"
+
+#include "digest.h"
+
+/* Longest prefix of a bad input shown in an error message, in bytes. */
+#define KIDX_SHOWN_INPUT_MAX 80
+
+/* State of abbreviated-key sorting: how many distinct prefixes were seen. */
+typedef struct DigestSortState
+{
+	int64		input_count;	/* number of abbreviated keys made */
+	bool		estimating;		/* still checking whether to abort */
+	hyperLogLogState abbr_card; /* distinct abbreviated keys */
+} DigestSortState;
+
+static const char hexdigits[] = "0123456789abcdef";
+
+PG_FUNCTION_INFO_V1(kidx_digest_in);
+PG_FUNCTION_INFO_V1(kidx_digest_out);
+PG_FUNCTION_INFO_V1(kidx_digest_recv);
+PG_FUNCTION_INFO_V1(kidx_digest_send);
+PG_FUNCTION_INFO_V1(kidx_digest_cmp);
+PG_FUNCTION_INFO_V1(kidx_digest_lt);
+PG_FUNCTION_INFO_V1(kidx_digest_le);
+PG_FUNCTION_INFO_V1(kidx_digest_eq);
+PG_FUNCTION_INFO_V1(kidx_digest_ne);
+PG_FUNCTION_INFO_V1(kidx_digest_ge);
+PG_FUNCTION_INFO_V1(kidx_digest_gt);
+PG_FUNCTION_INFO_V1(kidx_digest_smaller);
+PG_FUNCTION_INFO_V1(kidx_digest_larger);
+PG_FUNCTION_INFO_V1(kidx_digest_hash);
+PG_FUNCTION_INFO_V1(kidx_digest_hash_extended);
+PG_FUNCTION_INFO_V1(kidx_digest_sortsupport);
+PG_FUNCTION_INFO_V1(kidx_digest_to_bytea);
+PG_FUNCTION_INFO_V1(kidx_digest_from_bytea);
+
+/* Return the input as shown in error messages: cut at a character boundary. */
+static char *
+shown_input(const char *str)
+{
+	int			len = strlen(str);
+	int			cut;
+
+	if (len <= KIDX_SHOWN_INPUT_MAX)
+		return pstrdup(str);
+	cut = pg_mbcliplen(str, len, KIDX_SHOWN_INPUT_MAX);
+	return psprintf("%.*s...", cut, str);
+}
+
+/* Value of a lowercase hex digit, or -1 for any other byte. */
+static inline int
+hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/* Text input: "sha256:" and 64 lowercase hex digits, with precise errors. */
+Datum
+kidx_digest_in(PG_FUNCTION_ARGS)
+{
+	char	   *str = PG_GETARG_CSTRING(0);
+	KidxDigest *result;
+	const char *hex;
+	int			len;
+	int			i;
+
+	if (strncmp(str, KIDX_DIGEST_PREFIX, KIDX_DIGEST_PREFIX_LEN) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("invalid input syntax for type %s: \"%s\"",
+						"kidx_digest", shown_input(str)),
+				 errdetail("A digest must start with \"%s\".",
+						   KIDX_DIGEST_PREFIX),
+				 errhint("Write a digest as \"sha256:\" followed by 64 lowercase hexadecimal digits.")));
+
+	/*
+	 * Report the first character that is not a lowercase hex digit; all
+	 * before it are ASCII, so its byte offset is its character position.
+	 */
+	hex = str + KIDX_DIGEST_PREFIX_LEN;
+	len = strlen(hex);
+	for (i = 0; i < len; i += pg_mblen(hex + i))
+	{
+		if (hex_value(hex[i]) >= 0)
+			continue;
+		if (hex[i] >= 'A' && hex[i] <= 'F')
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					 errmsg("invalid input syntax for type %s: \"%s\"",
+							"kidx_digest", shown_input(str)),
+					 errdetail("Uppercase hexadecimal digit \"%c\" at position %d.",
+							   hex[i], KIDX_DIGEST_PREFIX_LEN + i + 1),
+					 errhint("Digests are written with lowercase hexadecimal digits.")));
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("invalid input syntax for type %s: \"%s\"",
+						"kidx_digest", shown_input(str)),
+				 errdetail("Character \"%.*s\" at position %d is not a hexadecimal digit.",
+						   pg_mblen(hex + i), hex + i,
+						   KIDX_DIGEST_PREFIX_LEN + i + 1)));
+	}
+	if (len != 2 * KIDX_DIGEST_LEN)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("invalid input syntax for type %s: \"%s\"",
+						"kidx_digest", shown_input(str)),
+				 errdetail("Expected %d hexadecimal digits after \"%s\", found %d.",
+						   2 * KIDX_DIGEST_LEN, KIDX_DIGEST_PREFIX, len)));
+
+	result = palloc(sizeof(KidxDigest));
+	for (i = 0; i < KIDX_DIGEST_LEN; i++)
+		result->data[i] = (hex_value(hex[2 * i]) << 4) | hex_value(hex[2 * i + 1]);
+	PG_RETURN_KIDX_DIGEST_P(result);
+}
+
+/* Write the text form of a digest into buf (KIDX_DIGEST_TEXT_LEN + 1 bytes). */
+void
+kidx_digest_to_cstring(const KidxDigest *digest, char *buf)
+{
+	char	   *p = buf;
+	int			i;
+
+	memcpy(p, KIDX_DIGEST_PREFIX, KIDX_DIGEST_PREFIX_LEN);
+	p += KIDX_DIGEST_PREFIX_LEN;
+	for (i = 0; i < KIDX_DIGEST_LEN; i++)
+	{
+		*p++ = hexdigits[digest->data[i] >> 4];
+		*p++ = hexdigits[digest->data[i] & 0x0F];
+	}
+	*p = '\0';
+}
+
+/* Text output: "sha256:" and 64 lowercase hex digits. */
+Datum
+kidx_digest_out(PG_FUNCTION_ARGS)
+{
+	KidxDigest *digest = PG_GETARG_KIDX_DIGEST_P(0);
+	char	   *buf = palloc(KIDX_DIGEST_TEXT_LEN + 1);
+
+	kidx_digest_to_cstring(digest, buf);
+	PG_RETURN_CSTRING(buf);
+}
+
+/* Binary input: exactly 32 raw bytes. */
+Datum
+kidx_digest_recv(PG_FUNCTION_ARGS)
+{
+	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
+	int			nbytes = buf->len - buf->cursor;
+	KidxDigest *result;
+
+	if (nbytes != KIDX_DIGEST_LEN)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("invalid external \"%s\" value: %d bytes",
+						"kidx_digest", nbytes),
+				 errdetail("The binary form of a digest is exactly %d bytes.",
+						   KIDX_DIGEST_LEN)));
+	result = palloc(sizeof(KidxDigest));
+	memcpy(result->data, pq_getmsgbytes(buf, KIDX_DIGEST_LEN), KIDX_DIGEST_LEN);
+	PG_RETURN_KIDX_DIGEST_P(result);
+}
+
+/* Binary output: the 32 raw bytes. */
+Datum
+kidx_digest_send(PG_FUNCTION_ARGS)
+{
+	KidxDigest *digest = PG_GETARG_KIDX_DIGEST_P(0);
+	StringInfoData buf;
+
+	pq_begintypsend(&buf);
+	pq_sendbytes(&buf, (char *) digest->data, KIDX_DIGEST_LEN);
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+/* The one comparison every operator, sort and index uses: byte order. */
+static inline int
+digest_cmp(const KidxDigest *a, const KidxDigest *b)
+{
+	return memcmp(a->data, b->data, KIDX_DIGEST_LEN);
+}
+
+/* Three-way comparison, btree support function 1. */
+Datum
+kidx_digest_cmp(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT32(digest_cmp(PG_GETARG_KIDX_DIGEST_P(0),
+							   PG_GETARG_KIDX_DIGEST_P(1)));
+}
+
+/* Operator <. */
+Datum
+kidx_digest_lt(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(digest_cmp(PG_GETARG_KIDX_DIGEST_P(0),
+							  PG_GETARG_KIDX_DIGEST_P(1)) < 0);
+}
+
+/* Operator <=. */
+Datum
+kidx_digest_le(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(digest_cmp(PG_GETARG_KIDX_DIGEST_P(0),
+							  PG_GETARG_KIDX_DIGEST_P(1)) <= 0);
+}
+
+/* Operator =. */
+Datum
+kidx_digest_eq(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(digest_cmp(PG_GETARG_KIDX_DIGEST_P(0),
+							  PG_GETARG_KIDX_DIGEST_P(1)) == 0);
+}
+
+/* Operator <>. */
+Datum
+kidx_digest_ne(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(digest_cmp(PG_GETARG_KIDX_DIGEST_P(0),
+							  PG_GETARG_KIDX_DIGEST_P(1)) != 0);
+}
+
+/* Operator >=. */
+Datum
+kidx_digest_ge(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(digest_cmp(PG_GETARG_KIDX_DIGEST_P(0),
+							  PG_GETARG_KIDX_DIGEST_P(1)) >= 0);
+}
+
+/* Operator >. */
+Datum
+kidx_digest_gt(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(digest_cmp(PG_GETARG_KIDX_DIGEST_P(0),
+							  PG_GETARG_KIDX_DIGEST_P(1)) > 0);
+}
+
+/* Transition function of min(kidx_digest). */
+Datum
+kidx_digest_smaller(PG_FUNCTION_ARGS)
+{
+	KidxDigest *a = PG_GETARG_KIDX_DIGEST_P(0);
+	KidxDigest *b = PG_GETARG_KIDX_DIGEST_P(1);
+
+	PG_RETURN_KIDX_DIGEST_P(digest_cmp(a, b) <= 0 ? a : b);
+}
+
+/* Transition function of max(kidx_digest). */
+Datum
+kidx_digest_larger(PG_FUNCTION_ARGS)
+{
+	KidxDigest *a = PG_GETARG_KIDX_DIGEST_P(0);
+	KidxDigest *b = PG_GETARG_KIDX_DIGEST_P(1);
+
+	PG_RETURN_KIDX_DIGEST_P(digest_cmp(a, b) >= 0 ? a : b);
+}
+
+/* Hash support function 1: a 32-bit hash of the 32 bytes. */
+Datum
+kidx_digest_hash(PG_FUNCTION_ARGS)
+{
+	KidxDigest *digest = PG_GETARG_KIDX_DIGEST_P(0);
+
+	return hash_any(digest->data, KIDX_DIGEST_LEN);
+}
+
+/* Hash support function 2: a seeded 64-bit hash of the 32 bytes. */
+Datum
+kidx_digest_hash_extended(PG_FUNCTION_ARGS)
+{
+	KidxDigest *digest = PG_GETARG_KIDX_DIGEST_P(0);
+
+	return hash_any_extended(digest->data, KIDX_DIGEST_LEN,
+							 PG_GETARG_INT64(1));
+}
+
+/* Full comparison for sorts. */
+static int
+digest_fastcmp(Datum x, Datum y, SortSupport ssup)
+{
+	return digest_cmp(DatumGetKidxDigestP(x), DatumGetKidxDigestP(y));
+}
+
+/*
+ * Abbreviated key: the digest's first sizeof(Datum) bytes, as an unsigned
+ * integer whose order is their byte order.
+ */
+static Datum
+digest_abbrev_convert(Datum original, SortSupport ssup)
+{
+	DigestSortState *state = (DigestSortState *) ssup->ssup_extra;
+	KidxDigest *digest = DatumGetKidxDigestP(original);
+	Datum		res;
+
+	memcpy(&res, digest->data, sizeof(Datum));
+	state->input_count++;
+	if (state->estimating)
+	{
+		uint32		tmp;
+
+#if SIZEOF_DATUM == 8
+		tmp = (uint32) res ^ (uint32) ((uint64) res >> 32);
+#else
+		tmp = (uint32) res;
+#endif
+		addHyperLogLog(&state->abbr_card, DatumGetUInt32(hash_uint32(tmp)));
+	}
+	return DatumBigEndianToNative(res);
+}
+
+/*
+ * Decide whether abbreviation is worth its cost.  Digests are uniformly
+ * distributed, so their prefixes are as distinct as the digests: only a sort
+ * of few distinct values (a foreign-key column, say) gains nothing, because
+ * every tie needs the full comparison anyway.
+ */
+static bool
+digest_abbrev_abort(int memtupcount, SortSupport ssup)
+{
+	DigestSortState *state = (DigestSortState *) ssup->ssup_extra;
+	double		abbr_card;
+
+	if (memtupcount < 10000 || state->input_count < 10000 || !state->estimating)
+		return false;
+
+	abbr_card = estimateHyperLogLog(&state->abbr_card);
+
+	/* At least one distinct prefix in 2000 rows keeps abbreviation on. */
+	if (abbr_card < state->input_count / 2000.0 + 0.5)
+	{
+		if (trace_sort)
+			elog(LOG,
+				 "kidx_digest_abbrev: aborting abbreviation at cardinality %f"
+				 " below threshold %f after " INT64_FORMAT " values (%d rows)",
+				 abbr_card, state->input_count / 2000.0 + 0.5,
+				 state->input_count, memtupcount);
+		return true;
+	}
+
+	/* Clearly distinct enough: stop paying for the estimate. */
+	if (abbr_card > 100000.0)
+		state->estimating = false;
+	return false;
+}
+
+/* Btree support function 2: sort support with abbreviated keys. */
+Datum
+kidx_digest_sortsupport(PG_FUNCTION_ARGS)
+{
+	SortSupport ssup = (SortSupport) PG_GETARG_POINTER(0);
+
+	ssup->comparator = digest_fastcmp;
+	ssup->ssup_extra = NULL;
+
+	if (ssup->abbreviate)
+	{
+		DigestSortState *state;
+		MemoryContext oldcontext;
+
+		oldcontext = MemoryContextSwitchTo(ssup->ssup_cxt);
+		state = palloc(sizeof(DigestSortState));
+		state->input_count = 0;
+		state->estimating = true;
+		initHyperLogLog(&state->abbr_card, 10);
+		ssup->ssup_extra = state;
+		ssup->abbrev_full_comparator = ssup->comparator;
+		ssup->comparator = ssup_datum_unsigned_cmp;
+		ssup->abbrev_converter = digest_abbrev_convert;
+		ssup->abbrev_abort = digest_abbrev_abort;
+		MemoryContextSwitchTo(oldcontext);
+	}
+	PG_RETURN_VOID();
+}
+
+/* Cast to bytea: the 32 raw bytes. */
+Datum
+kidx_digest_to_bytea(PG_FUNCTION_ARGS)
+{
+	KidxDigest *digest = PG_GETARG_KIDX_DIGEST_P(0);
+	bytea	   *result = palloc(VARHDRSZ + KIDX_DIGEST_LEN);
+
+	SET_VARSIZE(result, VARHDRSZ + KIDX_DIGEST_LEN);
+	memcpy(VARDATA(result), digest->data, KIDX_DIGEST_LEN);
+	PG_RETURN_BYTEA_P(result);
+}
+
+/* Cast from bytea: exactly 32 bytes. */
+Datum
+kidx_digest_from_bytea(PG_FUNCTION_ARGS)
+{
+	bytea	   *raw = PG_GETARG_BYTEA_PP(0);
+	int			len = VARSIZE_ANY_EXHDR(raw);
+	KidxDigest *result;
+
+	if (len != KIDX_DIGEST_LEN)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("cannot cast a bytea of %d bytes to kidx_digest", len),
+				 errdetail("A SHA-256 digest is exactly %d bytes.",
+						   KIDX_DIGEST_LEN)));
+	result = palloc(sizeof(KidxDigest));
+	memcpy(result->data, VARDATA_ANY(raw), KIDX_DIGEST_LEN);
+	PG_RETURN_KIDX_DIGEST_P(result);
+}

@@ -1,0 +1,20 @@
+/*-------------------------------------------------------------------------
+ *
+ * kernelindex.h
+ *	  Declarations shared by the kernelindex extension's C files.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef KERNELINDEX_H
+#define KERNELINDEX_H
+
+/* Values of the kernelindex.on_bad_row setting. */
+typedef enum KidxOnBadRow
+{
+	KIDX_ON_BAD_ROW_ERROR,		/* the whole statement fails */
+	KIDX_ON_BAD_ROW_QUARANTINE	/* bad rows are kept aside with a reason */
+} KidxOnBadRow;
+
+extern int	kidx_on_bad_row;
+
+#endif							/* KERNELINDEX_H */

@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# kernelindex test driver: `make test`, `make demo` and `make bench` land here.
+#
+#   test/run.sh test    install dependencies, build, install, start a
+#                       throwaway cluster, run every suite, stop the cluster
+#   test/run.sh demo    the same set-up, then the demo (test/demo.sh)
+#   test/run.sh bench   the same set-up, then every benchmark under test/bench
+#
+# Works as root on a fresh Debian 12 machine (the server then runs as the
+# "postgres" user) and as an ordinary user with sudo for apt-get.
+set -euo pipefail
+
+mode=${1:-test}
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+
+PGBIN=/usr/lib/postgresql/15/bin
+export PATH="$PGBIN:$PATH"
+
+log() { printf '== %s\n' "$*"; }
+
+as_root() {
+	if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+# Install, with apt-get, every Debian package the build and the suites need.
+install_dependencies() {
+	local pkgs="postgresql-15 postgresql-server-dev-15 libssl-dev make gcc
+		clang libipc-run-perl nodejs npm"
+	local missing=""
+	for p in $pkgs; do
+		# npm ships with some Node.js builds; accept any working npm.
+		if [ "$p" = npm ] && command -v npm >/dev/null 2>&1; then continue; fi
+		if [ "$p" = nodejs ] && command -v node >/dev/null 2>&1; then continue; fi
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' \
+			|| missing="$missing $p"
+	done
+	if [ -n "$missing" ]; then
+		log "installing:$missing"
+		as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+		as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
+	fi
+}
+
+# Build with -Werror and install into the PostgreSQL 15 tree.
+build_and_install() {
+	log "building"
+	make -s
+	log "installing"
+	as_root make -s install >/dev/null
+}
+
+# Start a throwaway cluster in a temporary directory on a free port; export
+# the libpq variables that point at it.
+CLUSTER_DIR=""
+start_cluster() {
+	CLUSTER_DIR=$(mktemp -d /tmp/kernelindex.XXXXXX)
+	chmod 755 "$CLUSTER_DIR"
+	local run=()
+	if [ "$(id -u)" = 0 ]; then
+		chown postgres: "$CLUSTER_DIR"
+		run=(runuser -u postgres --)
+	fi
+	"${run[@]}" initdb -D "$CLUSTER_DIR/data" -A trust -U postgres -E UTF8 \
+		--locale=C.UTF-8 --no-sync >"$CLUSTER_DIR/initdb.log" 2>&1 \
+		|| { cat "$CLUSTER_DIR/initdb.log"; return 1; }
+	cat >>"$CLUSTER_DIR/data/postgresql.conf" <<-EOF
+		listen_addresses = '127.0.0.1'
+		unix_socket_directories = '$CLUSTER_DIR'
+		fsync = off
+		synchronous_commit = off
+		full_page_writes = off
+		shared_buffers = 256MB
+		max_wal_size = 4GB
+		work_mem = 64MB
+		maintenance_work_mem = 512MB
+		lc_messages = 'C'
+	EOF
+	local port tries=0
+	while :; do
+		port=$((20000 + RANDOM % 40000))
+		if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+			if "${run[@]}" pg_ctl -D "$CLUSTER_DIR/data" -o "-p $port" \
+				-l "$CLUSTER_DIR/server.log" -w -s start; then
+				break
+			fi
+		fi
+		tries=$((tries + 1))
+		[ $tries -lt 20 ] || { cat "$CLUSTER_DIR/server.log"; return 1; }
+	done
+	export PGHOST="$CLUSTER_DIR" PGPORT="$port" PGUSER=postgres PGDATABASE=postgres
+	log "throwaway cluster on port $port in $CLUSTER_DIR"
+}
+
+# Stop the throwaway cluster and remove it, whatever happened before.
+stop_cluster() {
+	[ -n "$CLUSTER_DIR" ] || return 0
+	local run=()
+	[ "$(id -u)" = 0 ] && run=(runuser -u postgres --)
+	"${run[@]}" pg_ctl -D "$CLUSTER_DIR/data" -m immediate -w -s stop >/dev/null 2>&1 || true
+	rm -rf "$CLUSTER_DIR"
+	CLUSTER_DIR=""
+}
+trap stop_cluster EXIT
+
+passed=0
+failed=0
+failures=""
+
+# Run one suite; count it and keep going whatever its result.
+suite() {
+	local name=$1
+	shift
+	log "suite $name"
+	if "$@"; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		failures="$failures $name"
+	fi
+}
+
+# pg_regress over every REGRESS test of the Makefile.
+regress() {
+	if make -s installcheck; then
+		return 0
+	fi
+	[ -f regression.diffs ] && head -n 200 regression.diffs
+	return 1
+}
+
+# TAP tests under test/t, run as the server's user in a scratch directory.
+tap() {
+	local pgxs_dir perl_lib scratch run=()
+	pgxs_dir=$(dirname "$(pg_config --pgxs)")/..
+	perl_lib=$(cd "$pgxs_dir/test/perl" && pwd)
+	scratch=$(mktemp -d /tmp/kernelindex-tap.XXXXXX)
+	chmod 755 "$scratch"
+	if [ "$(id -u)" = 0 ]; then
+		chown postgres: "$scratch"
+		run=(runuser -u postgres --)
+	fi
+	local rc=0
+	(cd "$scratch" && "${run[@]}" env PATH="$PATH" TESTDIR="$scratch" \
+		PG_REGRESS="$pgxs_dir/test/regress/pg_regress" \
+		KIDX_TOP="$top" KIDX_SHARED="$top/../shared" \
+		prove -I "$perl_lib" "$top"/test/t/*.pl) || rc=$?
+	if [ $rc -ne 0 ]; then
+		find "$scratch" -name '*.log' -path '*log*' -newer "$top/Makefile" \
+			-exec sh -c 'echo "--- $1"; tail -n 40 "$1"' _ {} \; 2>/dev/null | tail -n 200
+	fi
+	rm -rf "$scratch"
+	return $rc
+}
+
+install_dependencies
+build_and_install
+
+case "$mode" in
+test)
+	[ -d test/unit ] && suite unit make -s -C test/unit check
+	start_cluster
+	suite regress regress
+	[ -x test/oracle/run.sh ] && suite oracle test/oracle/run.sh
+	for s in test/sql/*.sh; do
+		[ -e "$s" ] && suite "$(basename "$s" .sh)" bash "$s"
+	done
+	compgen -G "test/t/*.pl" >/dev/null && suite tap tap
+	stop_cluster
+	echo
+	[ -z "$failures" ] || echo "failed suites:$failures"
+	echo "suites: $passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+	;;
+demo)
+	start_cluster
+	bash test/demo.sh
+	;;
+bench)
+	start_cluster
+	for b in test/bench/*.sh; do
+		[ -e "$b" ] && { log "benchmark $b"; bash "$b"; }
+	done
+	;;
+*)
+	echo "usage: $0 test|demo|bench" >&2
+	exit 2
+	;;
+esac
