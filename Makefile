@@ -6,14 +6,18 @@ EXTVERSION := $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" $(EXTENSION)
 MODULE_big = $(EXTENSION)
 OBJS = \
 	src/kernelindex.o \
-	src/digest.o
+	src/digest.o \
+	src/canonical.o \
+	src/units.o \
+	src/core/jcs.o \
+	src/core/decimal.o
 
-# The install script is generated from sql/kernelindex.sql, so that its file
-# name carries the version from the control file and nothing else does.
+# The install script is generated from the numbered parts in src/sql, so that
+# its file name carries the version from the control file and nothing else does.
 DATA_built = sql/$(EXTENSION)--$(EXTVERSION).sql
 
 # pg_regress suites: inputs sql/NAME.sql, expected output expected/NAME.out.
-REGRESS = digest
+REGRESS = digest canonical units
 REGRESS_OPTS = --load-extension=$(EXTENSION)
 
 PG_CPPFLAGS = -I$(srcdir)/src
@@ -42,8 +46,9 @@ all:
 	@exit 1
 endif
 
-sql/$(EXTENSION)--$(EXTVERSION).sql: sql/$(EXTENSION).sql $(EXTENSION).control
-	cp $< $@
+INSTALL_PARTS = $(sort $(wildcard src/sql/*.sql))
+sql/$(EXTENSION)--$(EXTVERSION).sql: $(INSTALL_PARTS) $(EXTENSION).control
+	cat $(INSTALL_PARTS) > $@
 
 .PHONY: test demo unit fuzz bench
 

@@ -1,15 +1,3 @@
-/*
- * kernelindex install script.
- *
- * Built into sql/kernelindex--<version>.sql by the Makefile.  It reads top to
- * bottom as the data flows: the digest type, canonical JSON, units,
- * comparability, tables, catalogs, ingestion, views.  The type and the kidx_*
- * functions live in the schema the extension is created in (@extschema@);
- * tables, views and the ingestion functions live in schema kernelindex.
- */
-
-\echo Use "CREATE EXTENSION kernelindex" to load this file. \quit
-
 /* ---------------------------------------------------------------------
  * 1. The kidx_digest type
  * --------------------------------------------------------------------- */

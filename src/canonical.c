@@ -1,0 +1,519 @@
+/*-------------------------------------------------------------------------
+ *
+ * canonical.c
+ *	  RFC 8785 (JCS) canonical JSON of jsonb values, streamed into SHA-256.
+ *
+ * The walk visits a jsonb container once: arrays in order, objects with
+ * their members sorted by UTF-16 code units (jsonb keeps them in its own
+ * length-first order).  Strings, numbers and key order come from the
+ * PostgreSQL-free core in src/core/jcs.c.  Bytes go to a sink: a text buffer
+ * for kidx_canonical(), or a 4 kB buffer in front of OpenSSL's SHA-256 for
+ * the digests, so that no document is ever built whole just to be hashed.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <openssl/evp.h>
+
+#include "mb/pg_wchar.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+#include "utils/jsonb.h"
+#include "utils/numeric.h"
+
+#include "canonical.h"
+#include "core/jcs.h"
+
+#define CANON_BUFSIZE 4096
+
+/* Longest number text shown in an error message. */
+#define CANON_SHOWN_NUMBER_MAX 40
+
+struct CanonSink
+{
+	StringInfo	text;			/* text sink: the output; NULL for digests */
+	int			used;			/* bytes waiting in buf (digest sink) */
+	char		buf[CANON_BUFSIZE];
+};
+
+/* One object member, with its key in UTF-8 for ordering. */
+typedef struct CanonPair
+{
+	const char *key;			/* UTF-8 key bytes */
+	int			keylen;
+	JsonbValue	value;
+} CanonPair;
+
+/*
+ * One SHA-256 context per backend, reused by every digest: digest sinks are
+ * never nested, and each starts with a full re-initialisation, so a digest
+ * abandoned by an error leaves nothing behind.
+ */
+static EVP_MD *sha256_md = NULL;
+static EVP_MD_CTX *sha256_ctx = NULL;
+
+PG_FUNCTION_INFO_V1(kidx_canonical);
+PG_FUNCTION_INFO_V1(kidx_canonical_digest);
+PG_FUNCTION_INFO_V1(kidx_resource_digest);
+
+/* Raise an error for a failed OpenSSL call. */
+static void
+openssl_failed(const char *what)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_EXTERNAL_ROUTINE_EXCEPTION),
+			 errmsg("OpenSSL SHA-256 failed in %s", what)));
+}
+
+/* Start a sink that hashes everything written to it. */
+CanonSink *
+canon_sink_digest(void)
+{
+	CanonSink  *sink = palloc(sizeof(CanonSink));
+
+	if (sha256_ctx == NULL)
+	{
+		if (sha256_md == NULL)
+			sha256_md = EVP_MD_fetch(NULL, "SHA256", NULL);
+		if (sha256_md == NULL)
+			openssl_failed("EVP_MD_fetch");
+		sha256_ctx = EVP_MD_CTX_new();
+		if (sha256_ctx == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_OUT_OF_MEMORY),
+					 errmsg("out of memory")));
+	}
+	if (EVP_DigestInit_ex2(sha256_ctx, sha256_md, NULL) != 1)
+		openssl_failed("EVP_DigestInit_ex2");
+	sink->text = NULL;
+	sink->used = 0;
+	return sink;
+}
+
+/* Start a sink that collects the canonical text. */
+static CanonSink *
+canon_sink_text(void)
+{
+	CanonSink  *sink = palloc(offsetof(CanonSink, buf));
+
+	sink->text = makeStringInfo();
+	sink->used = 0;
+	return sink;
+}
+
+/* Hand the buffered bytes of a digest sink to SHA-256. */
+static inline void
+canon_sink_flush(CanonSink *sink)
+{
+	if (sink->used > 0 &&
+		EVP_DigestUpdate(sha256_ctx, sink->buf, sink->used) != 1)
+		openssl_failed("EVP_DigestUpdate");
+	sink->used = 0;
+}
+
+/* Write raw (already canonical) bytes to a sink. */
+void
+canon_sink_write(CanonSink *sink, const char *data, size_t len)
+{
+	if (sink->text)
+	{
+		appendBinaryStringInfo(sink->text, data, len);
+		return;
+	}
+	if (sink->used + len > CANON_BUFSIZE)
+	{
+		canon_sink_flush(sink);
+		if (len >= CANON_BUFSIZE)
+		{
+			if (EVP_DigestUpdate(sha256_ctx, data, len) != 1)
+				openssl_failed("EVP_DigestUpdate");
+			return;
+		}
+	}
+	memcpy(sink->buf + sink->used, data, len);
+	sink->used += len;
+}
+
+/* Callback for the core's string writer. */
+static void
+canon_sink_write_cb(void *arg, const char *data, size_t len)
+{
+	canon_sink_write((CanonSink *) arg, data, len);
+}
+
+/* Write a NUL-terminated ASCII token. */
+static inline void
+canon_sink_puts(CanonSink *sink, const char *s)
+{
+	canon_sink_write(sink, s, strlen(s));
+}
+
+/* Finish a digest sink and return the digest. */
+void
+canon_sink_finish(CanonSink *sink, KidxDigest *result)
+{
+	unsigned int len = 0;
+
+	canon_sink_flush(sink);
+	if (EVP_DigestFinal_ex(sha256_ctx, result->data, &len) != 1 ||
+		len != KIDX_DIGEST_LEN)
+		openssl_failed("EVP_DigestFinal_ex");
+	pfree(sink);
+}
+
+/* Server-encoded text as UTF-8 (the same bytes in a UTF8 database). */
+static const char *
+to_utf8(const char *str, int len, int *utf8len)
+{
+	const char *res;
+
+	if (GetDatabaseEncoding() == PG_UTF8)
+	{
+		*utf8len = len;
+		return str;
+	}
+	res = pg_server_to_any(str, len, PG_UTF8);
+	*utf8len = (res == str) ? len : strlen(res);
+	return res;
+}
+
+/* Write a canonical JSON string literal (server-encoded text) to a sink. */
+void
+canon_write_string(CanonSink *sink, const char *str, int len)
+{
+	int			ulen;
+	const char *u = to_utf8(str, len, &ulen);
+
+	jcs_write_string(u, ulen, canon_sink_write_cb, sink);
+}
+
+/*
+ * Show a number in an error message: as written if short, else in
+ * scientific notation with its first significant digits.
+ */
+static char *
+shown_number(const char *dec)
+{
+	const char *p = dec;
+	StringInfoData digits;
+	StringInfoData buf;
+	int			intlen = 0;
+	bool		seen_point = false;
+	int			lead = 0;
+
+	if (strlen(dec) <= CANON_SHOWN_NUMBER_MAX)
+		return pstrdup(dec);
+
+	initStringInfo(&buf);
+	initStringInfo(&digits);
+	if (*p == '-')
+		appendStringInfoChar(&buf, *p++);
+
+	/* Collect the significant digits; count integer digits and zeros. */
+	for (; *p; p++)
+	{
+		if (*p == '.')
+		{
+			seen_point = true;
+			continue;
+		}
+		if (!seen_point)
+			intlen++;
+		if (digits.len == 0 && *p == '0')
+			lead++;
+		else
+			appendStringInfoChar(&digits, *p);
+	}
+	while (digits.len > 0 && digits.data[digits.len - 1] == '0')
+		digits.data[--digits.len] = '\0';
+	if (digits.len == 0)
+		return pstrdup("0");
+
+	appendStringInfoChar(&buf, digits.data[0]);
+	if (digits.len > 1)
+		appendStringInfo(&buf, ".%.*s%s", Min(digits.len, 17) - 1, digits.data + 1,
+						 digits.len > 17 ? "..." : "");
+	appendStringInfo(&buf, "e%+d", intlen - lead - 1);
+	return buf.data;
+}
+
+/* Write a jsonb number as RFC 8785 (ECMAScript) text, or refuse it. */
+static void
+canon_write_numeric(CanonSink *sink, Numeric num)
+{
+	char	   *dec = DatumGetCString(DirectFunctionCall1(numeric_out,
+														  NumericGetDatum(num)));
+	char		out[JCS_NUMBER_BUFLEN];
+	size_t		outlen;
+
+	switch (jcs_number_from_decimal(dec, strlen(dec), out, &outlen))
+	{
+		case JCS_NUM_OK:
+			canon_sink_write(sink, out, outlen);
+			break;
+		case JCS_NUM_INEXACT:
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("JSON number %s cannot be represented exactly as an IEEE 754 double",
+							shown_number(dec)),
+					 errdetail("Canonical JSON (RFC 8785) writes every number as a double; "
+							   "this value would change, and two different documents could get the same digest."),
+					 errhint("Pass numbers that need more precision than a double as JSON strings.")));
+			break;
+		case JCS_NUM_OUT_OF_RANGE:
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("JSON number %s is out of range for an IEEE 754 double",
+							shown_number(dec)),
+					 errdetail("Canonical JSON (RFC 8785) writes every number as a double."),
+					 errhint("Pass numbers beyond the range of a double as JSON strings.")));
+			break;
+		case JCS_NUM_SYNTAX:
+			elog(ERROR, "unexpected numeric text \"%s\"", dec);
+			break;
+	}
+	pfree(dec);
+}
+
+/* Write the canonical form of one scalar or container value to a sink. */
+void
+canon_write_value(CanonSink *sink, JsonbValue *value)
+{
+	switch (value->type)
+	{
+		case jbvNull:
+			canon_sink_puts(sink, "null");
+			break;
+		case jbvBool:
+			canon_sink_puts(sink, value->val.boolean ? "true" : "false");
+			break;
+		case jbvNumeric:
+			canon_write_numeric(sink, value->val.numeric);
+			break;
+		case jbvString:
+			canon_write_string(sink, value->val.string.val,
+							   value->val.string.len);
+			break;
+		case jbvBinary:
+			canon_write_container(sink, value->val.binary.data);
+			break;
+		default:
+			elog(ERROR, "unexpected jsonb value type %d", (int) value->type);
+	}
+}
+
+/* qsort comparator: object members in UTF-16 code unit order of keys. */
+static int
+canon_pair_cmp(const void *a, const void *b)
+{
+	const CanonPair *pa = (const CanonPair *) a;
+	const CanonPair *pb = (const CanonPair *) b;
+
+	return jcs_compare_keys(pa->key, pa->keylen, pb->key, pb->keylen);
+}
+
+/* Write an array (or a top-level raw scalar) in order. */
+static void
+canon_write_array(CanonSink *sink, JsonbContainer *container)
+{
+	JsonbIterator *it = JsonbIteratorInit(container);
+	JsonbIteratorToken tok;
+	JsonbValue	v;
+	bool		raw;
+	bool		first = true;
+
+	tok = JsonbIteratorNext(&it, &v, true);
+	Assert(tok == WJB_BEGIN_ARRAY);
+	raw = v.val.array.rawScalar;
+	if (!raw)
+		canon_sink_write(sink, "[", 1);
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		if (tok != WJB_ELEM)
+			continue;
+		CHECK_FOR_INTERRUPTS();
+		if (!first)
+			canon_sink_write(sink, ",", 1);
+		first = false;
+		canon_write_value(sink, &v);
+	}
+	if (!raw)
+		canon_sink_write(sink, "]", 1);
+}
+
+/* Write an object with its members sorted by UTF-16 code units. */
+static void
+canon_write_object(CanonSink *sink, JsonbContainer *container)
+{
+	int			n = JsonContainerSize(container);
+	CanonPair  *pairs = palloc(Max(n, 1) * sizeof(CanonPair));
+	JsonbIterator *it = JsonbIteratorInit(container);
+	JsonbIteratorToken tok;
+	JsonbValue	v;
+	int			i = 0;
+
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		if (tok == WJB_KEY)
+		{
+			Assert(i < n);
+			pairs[i].key = to_utf8(v.val.string.val, v.val.string.len,
+								   &pairs[i].keylen);
+		}
+		else if (tok == WJB_VALUE)
+			pairs[i++].value = v;
+	}
+	Assert(i == n);
+	if (n > 1)
+		qsort(pairs, n, sizeof(CanonPair), canon_pair_cmp);
+
+	canon_sink_write(sink, "{", 1);
+	for (i = 0; i < n; i++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (i > 0)
+			canon_sink_write(sink, ",", 1);
+		jcs_write_string(pairs[i].key, pairs[i].keylen, canon_sink_write_cb, sink);
+		canon_sink_write(sink, ":", 1);
+		canon_write_value(sink, &pairs[i].value);
+	}
+	canon_sink_write(sink, "}", 1);
+	pfree(pairs);
+}
+
+/* Write the canonical form of a jsonb container to a sink. */
+void
+canon_write_container(CanonSink *sink, JsonbContainer *container)
+{
+	check_stack_depth();
+	if (JsonContainerIsObject(container))
+		canon_write_object(sink, container);
+	else
+		canon_write_array(sink, container);
+}
+
+/* The SHA-256 of the canonical form of a whole jsonb document. */
+void
+kidx_jsonb_digest(Jsonb *jb, KidxDigest *result)
+{
+	CanonSink  *sink = canon_sink_digest();
+
+	canon_write_container(sink, &jb->root);
+	canon_sink_finish(sink, result);
+}
+
+/* Name the JSON type of a value, for error messages. */
+static const char *
+json_type_name(JsonbValue *v)
+{
+	switch (v->type)
+	{
+		case jbvNull:
+			return "null";
+		case jbvBool:
+			return "a boolean";
+		case jbvNumeric:
+			return "a number";
+		case jbvString:
+			return "a string";
+		case jbvBinary:
+			return JsonContainerIsObject(v->val.binary.data) ? "an object" : "an array";
+		default:
+			return "unknown";
+	}
+}
+
+/* Look up a resource member that must exist and have a given type. */
+static void
+resource_member(Jsonb *jb, const char *key, bool want_object, JsonbValue *out)
+{
+	bool		ok;
+
+	if (getKeyJsonValueFromContainer(&jb->root, key, strlen(key), out) == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("document is not a kernelindex resource: it has no \"%s\" member", key),
+				 errhint("A resource is an object with a string \"apiVersion\", a string \"kind\" and an object \"spec\".")));
+	if (want_object)
+		ok = out->type == jbvBinary && JsonContainerIsObject(out->val.binary.data);
+	else
+		ok = out->type == jbvString;
+	if (!ok)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("document is not a kernelindex resource: \"%s\" is %s, not %s",
+						key, json_type_name(out), want_object ? "an object" : "a string"),
+				 errhint("A resource is an object with a string \"apiVersion\", a string \"kind\" and an object \"spec\".")));
+}
+
+/* The identity digest of a resource document: {apiVersion, kind, spec}. */
+void
+kidx_jsonb_resource_digest(Jsonb *jb, KidxDigest *result)
+{
+	JsonbValue	api;
+	JsonbValue	kind;
+	JsonbValue	spec;
+	CanonSink  *sink;
+
+	if (!JB_ROOT_IS_OBJECT(jb))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("document is not a kernelindex resource: it is %s, not an object",
+						JB_ROOT_IS_SCALAR(jb) ? "a scalar" : "an array"),
+				 errhint("A resource is an object with a string \"apiVersion\", a string \"kind\" and an object \"spec\".")));
+	resource_member(jb, "apiVersion", false, &api);
+	resource_member(jb, "kind", false, &kind);
+	resource_member(jb, "spec", true, &spec);
+
+	/* The three keys in UTF-16 order: apiVersion < kind < spec. */
+	sink = canon_sink_digest();
+	canon_sink_puts(sink, "{\"apiVersion\":");
+	canon_write_value(sink, &api);
+	canon_sink_puts(sink, ",\"kind\":");
+	canon_write_value(sink, &kind);
+	canon_sink_puts(sink, ",\"spec\":");
+	canon_write_value(sink, &spec);
+	canon_sink_write(sink, "}", 1);
+	canon_sink_finish(sink, result);
+}
+
+/* kidx_canonical(jsonb): the RFC 8785 canonical text of a value. */
+Datum
+kidx_canonical(PG_FUNCTION_ARGS)
+{
+	Jsonb	   *jb = PG_GETARG_JSONB_P(0);
+	CanonSink  *sink = canon_sink_text();
+	StringInfo	out;
+	char	   *res;
+
+	canon_write_container(sink, &jb->root);
+	out = sink->text;
+	if (GetDatabaseEncoding() == PG_UTF8)
+		PG_RETURN_TEXT_P(cstring_to_text_with_len(out->data, out->len));
+	res = pg_any_to_server(out->data, out->len, PG_UTF8);
+	PG_RETURN_TEXT_P(cstring_to_text(res));
+}
+
+/* kidx_canonical_digest(jsonb): SHA-256 of the canonical text. */
+Datum
+kidx_canonical_digest(PG_FUNCTION_ARGS)
+{
+	Jsonb	   *jb = PG_GETARG_JSONB_P(0);
+	KidxDigest *result = palloc(sizeof(KidxDigest));
+
+	kidx_jsonb_digest(jb, result);
+	PG_RETURN_KIDX_DIGEST_P(result);
+}
+
+/* kidx_resource_digest(jsonb): the identity digest of a resource. */
+Datum
+kidx_resource_digest(PG_FUNCTION_ARGS)
+{
+	Jsonb	   *jb = PG_GETARG_JSONB_P(0);
+	KidxDigest *result = palloc(sizeof(KidxDigest));
+
+	kidx_jsonb_resource_digest(jb, result);
+	PG_RETURN_KIDX_DIGEST_P(result);
+}

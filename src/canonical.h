@@ -1,0 +1,42 @@
+/*-------------------------------------------------------------------------
+ *
+ * canonical.h
+ *	  RFC 8785 canonical JSON of jsonb values, and SHA-256 digests of it.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef KIDX_CANONICAL_H
+#define KIDX_CANONICAL_H
+
+#include "utils/jsonb.h"
+
+#include "digest.h"
+
+/* Where canonical bytes go: a text buffer or a running SHA-256. */
+typedef struct CanonSink CanonSink;
+
+/* Start a sink that hashes everything written to it. */
+extern CanonSink *canon_sink_digest(void);
+
+/* Write raw (already canonical) bytes to a sink. */
+extern void canon_sink_write(CanonSink *sink, const char *data, size_t len);
+
+/* Write the canonical form of a jsonb container to a sink. */
+extern void canon_write_container(CanonSink *sink, JsonbContainer *container);
+
+/* Write the canonical form of one scalar or container value to a sink. */
+extern void canon_write_value(CanonSink *sink, JsonbValue *value);
+
+/* Write a canonical JSON string literal (server-encoded text) to a sink. */
+extern void canon_write_string(CanonSink *sink, const char *str, int len);
+
+/* Finish a digest sink and return the digest. */
+extern void canon_sink_finish(CanonSink *sink, KidxDigest *result);
+
+/* The SHA-256 of the canonical form of a whole jsonb document. */
+extern void kidx_jsonb_digest(Jsonb *jb, KidxDigest *result);
+
+/* The identity digest of a resource document: {apiVersion, kind, spec}. */
+extern void kidx_jsonb_resource_digest(Jsonb *jb, KidxDigest *result);
+
+#endif							/* KIDX_CANONICAL_H */

@@ -1,0 +1,13 @@
+/*
+ * kernelindex install script.
+ *
+ * The Makefile concatenates the parts src/sql/NN-name.sql, by number, into
+ * sql/kernelindex--<version>.sql, so that the version lives in the control
+ * file only and each capability keeps its SQL beside its C.  The result reads
+ * top to bottom as the data flows: the digest type, canonical JSON, units,
+ * comparability, tables, catalogs, ingestion, views.  The type and the kidx_*
+ * functions live in the schema the extension is created in (@extschema@);
+ * tables, views and the ingestion functions live in schema kernelindex.
+ */
+
+\echo Use "CREATE EXTENSION kernelindex" to load this file. \quit

@@ -1,0 +1,182 @@
+/*-------------------------------------------------------------------------
+ *
+ * units.c
+ *	  Exact unit conversion: milliseconds to nanoseconds, MiB to bytes.
+ *
+ * Every input becomes decimal text (numeric's own text, the text as given,
+ * or a double's shortest round-trip text), which src/core/decimal.c scales
+ * and rounds half away from zero with no binary floating point anywhere, so
+ * that f(x) = round(x::numeric * multiplier)::bigint for every finite x.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "mb/pg_wchar.h"
+#include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+#include "utils/numeric.h"
+
+#include "core/decimal.h"
+#include "core/jcs.h"
+
+/* Longest input shown in an error message, in bytes. */
+#define UNITS_SHOWN_INPUT_MAX 60
+
+/* A conversion from one unit to a whole number of a smaller one. */
+typedef struct UnitConversion
+{
+	const char *from;			/* e.g. "milliseconds" */
+	const char *to;				/* e.g. "nanoseconds" */
+	uint32		multiplier;		/* exact factor from -> to */
+} UnitConversion;
+
+static const UnitConversion ms_to_ns = {"milliseconds", "nanoseconds", 1000000};
+static const UnitConversion mib_to_bytes = {"MiB", "bytes", 1048576};
+
+PG_FUNCTION_INFO_V1(kidx_ms_to_ns_numeric);
+PG_FUNCTION_INFO_V1(kidx_ms_to_ns_text);
+PG_FUNCTION_INFO_V1(kidx_ms_to_ns_float8);
+PG_FUNCTION_INFO_V1(kidx_mib_to_bytes_numeric);
+PG_FUNCTION_INFO_V1(kidx_mib_to_bytes_text);
+PG_FUNCTION_INFO_V1(kidx_mib_to_bytes_float8);
+
+/* The input as shown in an error message: cut at a character boundary. */
+static char *
+shown_input(const char *s, size_t len)
+{
+	int			cut;
+
+	if (len <= UNITS_SHOWN_INPUT_MAX)
+		return pnstrdup(s, len);
+	cut = pg_mbcliplen(s, len, UNITS_SHOWN_INPUT_MAX);
+	return psprintf("%.*s...", cut, s);
+}
+
+/* Scale decimal text by a conversion, or raise an error naming the input. */
+static int64
+convert_decimal(const char *s, size_t len, const UnitConversion *conv)
+{
+	int64		result = 0;
+
+	switch (dec_scale_round_int64(s, len, conv->multiplier, &result))
+	{
+		case DEC_OK:
+			break;
+		case DEC_EMPTY:
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					 errmsg("invalid number of %s: \"%s\"",
+							conv->from, shown_input(s, len)),
+					 errdetail("The value is empty.")));
+			break;
+		case DEC_SYNTAX:
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					 errmsg("invalid number of %s: \"%s\"",
+							conv->from, shown_input(s, len)),
+					 errdetail("Expected a decimal number such as \"2.5\" or \"1e-05\".")));
+			break;
+		case DEC_NAN:
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("cannot convert \"%s\" %s to %s",
+							shown_input(s, len), conv->from, conv->to),
+					 errdetail("NaN is not a measurement.")));
+			break;
+		case DEC_INFINITE:
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("cannot convert \"%s\" %s to %s",
+							shown_input(s, len), conv->from, conv->to),
+					 errdetail("An infinite value is not a measurement.")));
+			break;
+		case DEC_OUT_OF_RANGE:
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("%s %s is out of range for %s in bigint",
+							shown_input(s, len), conv->from, conv->to)));
+			break;
+	}
+	return result;
+}
+
+/* Convert a numeric through its exact text. */
+static int64
+convert_numeric(Numeric num, const UnitConversion *conv)
+{
+	char	   *s = DatumGetCString(DirectFunctionCall1(numeric_out,
+														NumericGetDatum(num)));
+	int64		result = convert_decimal(s, strlen(s), conv);
+
+	pfree(s);
+	return result;
+}
+
+/* Convert a double through its shortest round-trip decimal text. */
+static int64
+convert_float8(float8 x, const UnitConversion *conv)
+{
+	char		buf[JCS_NUMBER_BUFLEN];
+	int			len;
+
+	if (isnan(x) || isinf(x))
+	{
+		char	   *s = DatumGetCString(DirectFunctionCall1(float8out,
+															Float8GetDatum(x)));
+
+		return convert_decimal(s, strlen(s), conv);
+	}
+	len = jcs_format_double(x, buf);
+	return convert_decimal(buf, len, conv);
+}
+
+/* kidx_ms_to_ns(numeric): milliseconds to whole nanoseconds. */
+Datum
+kidx_ms_to_ns_numeric(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT64(convert_numeric(PG_GETARG_NUMERIC(0), &ms_to_ns));
+}
+
+/* kidx_ms_to_ns(text): milliseconds written as decimal text. */
+Datum
+kidx_ms_to_ns_text(PG_FUNCTION_ARGS)
+{
+	text	   *t = PG_GETARG_TEXT_PP(0);
+
+	PG_RETURN_INT64(convert_decimal(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t),
+									&ms_to_ns));
+}
+
+/* kidx_ms_to_ns(double precision): via the double's shortest decimal. */
+Datum
+kidx_ms_to_ns_float8(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT64(convert_float8(PG_GETARG_FLOAT8(0), &ms_to_ns));
+}
+
+/* kidx_mib_to_bytes(numeric): MiB (2^20 bytes) to whole bytes. */
+Datum
+kidx_mib_to_bytes_numeric(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT64(convert_numeric(PG_GETARG_NUMERIC(0), &mib_to_bytes));
+}
+
+/* kidx_mib_to_bytes(text): MiB written as decimal text. */
+Datum
+kidx_mib_to_bytes_text(PG_FUNCTION_ARGS)
+{
+	text	   *t = PG_GETARG_TEXT_PP(0);
+
+	PG_RETURN_INT64(convert_decimal(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t),
+									&mib_to_bytes));
+}
+
+/* kidx_mib_to_bytes(double precision): via the double's shortest decimal. */
+Datum
+kidx_mib_to_bytes_float8(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT64(convert_float8(PG_GETARG_FLOAT8(0), &mib_to_bytes));
+}
