@@ -514,6 +514,85 @@ at_least_overflow_threshold(const char *p, const char *end)
 	return *t == '\0';
 }
 
+/* Number of leading zero bits of a nonzero 64-bit value. */
+static inline int
+clz64(uint64_t v)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	return __builtin_clzll(v);
+#else
+	int			n = 0;
+
+	while ((v & (UINT64_C(1) << 63)) == 0)
+	{
+		v <<= 1;
+		n++;
+	}
+	return n;
+#endif
+}
+
+/*
+ * A candidate for the double nearest to acc * 10^e10 (acc > 0), from the
+ * top 64 bits of acc times the 128-bit power of ten.  It is usually the
+ * nearest double and otherwise an ulp away; the caller verifies it.
+ * Returns false where no candidate is made (subnormal or overflowing
+ * results, powers of ten beyond the table).
+ */
+static bool
+approx_double_bits(uint64_t acc, int e10, uint64_t *bits)
+{
+	const uint64_t *g;
+	uint64_t	m,
+				a_hi,
+				a_lo,
+				b_hi,
+				b_lo,
+				mid,
+				top,
+				mant;
+	int			lz,
+				r,
+				e,
+				biased;
+
+	if (-e10 < JCS_POW10_MIN_K || -e10 > JCS_POW10_MAX_K)
+		return false;
+	g = jcs_pow10_g[-e10 - JCS_POW10_MIN_K];
+	r = floor_log2_pow10(e10);	/* g ~ 10^e10 * 2^(127 - r) */
+	lz = clz64(acc);
+	m = acc << lz;
+
+	/* top 128 bits of the 192-bit product m * g */
+	umul128(m, g[0], &a_hi, &a_lo);
+	umul128(m, g[1], &b_hi, &b_lo);
+	(void) b_lo;
+	mid = a_lo + b_hi;
+	top = a_hi + (mid < a_lo);
+
+	/* value ~ top * 2^(r + 1 - lz); normalize top to bit 63 */
+	e = r + 1 - lz;
+	if ((top >> 63) == 0)
+	{
+		top = (top << 1) | (mid >> 63);
+		e--;
+	}
+	mant = top >> 11;
+	mant += (top >> 10) & 1;	/* round to nearest on the next bit */
+	e += 11;
+	if (mant == (UINT64_C(1) << 53))
+	{
+		mant >>= 1;
+		e++;
+	}
+	biased = e + 52 + 1023;
+	if (biased <= 0 || biased >= 0x7ff)
+		return false;
+	*bits = ((uint64_t) biased << JCS_DBL_MANT_BITS) |
+		(mant & ((UINT64_C(1) << JCS_DBL_MANT_BITS) - 1));
+	return true;
+}
+
 /*
  * Decide whether the double nearest to the decimal text denotes the same
  * decimal value when printed in ECMAScript shortest form, and if so write
@@ -553,6 +632,7 @@ jcs_number_from_decimal(const char *dec, size_t len, char *out, size_t *outlen)
 	uint64_t	sdigits;
 	int			sexp;
 	double		x;
+	bool		have_candidate;
 	int			n;
 
 	if (p < end && (*p == '-' || *p == '+'))
@@ -658,19 +738,25 @@ jcs_number_from_decimal(const char *dec, size_t len, char *out, size_t *outlen)
 		return JCS_NUM_OK;
 	}
 
-	/* a cheap candidate, at most an ulp or two away from the nearest double */
-	x = 0.0;
-	if (e10 >= -22 && e10 <= 22)
+	/*
+	 * A cheap candidate: exact (Clinger's fast path) when acc and 10^|e10|
+	 * are both exact doubles, else from the 128-bit power table.
+	 */
+	have_candidate = false;
+	if (acc <= (UINT64_C(1) << 53) && e10 >= -22 && e10 <= 22)
 	{
 		x = (double) acc;
 		if (e10 < 0)
 			x /= jcs_pow10_dbl[-e10];
 		else
 			x *= jcs_pow10_dbl[e10];
-	}
-	if (x > 0.0 && x <= 1.7976931348623157e308)
-	{
 		memcpy(&bits, &x, sizeof(bits));
+		have_candidate = true;
+	}
+	else
+		have_candidate = approx_double_bits(acc, e10, &bits);
+	if (have_candidate)
+	{
 		shortest_digits(bits, &sdigits, &sexp);
 		if (sdigits == acc && sexp == e10)
 			goto accept;
