@@ -113,6 +113,19 @@ canon_sink_flush(CanonSink *sink)
 	sink->used = 0;
 }
 
+/* Write raw bytes to a sink: the hot path, inlined where it is used. */
+static inline void
+sink_write(CanonSink *sink, const char *data, size_t len)
+{
+	if (likely(sink->text == NULL && sink->used + len <= CANON_BUFSIZE))
+	{
+		memcpy(sink->buf + sink->used, data, len);
+		sink->used += len;
+		return;
+	}
+	canon_sink_write(sink, data, len);
+}
+
 /* Write raw (already canonical) bytes to a sink. */
 void
 canon_sink_write(CanonSink *sink, const char *data, size_t len)
@@ -140,14 +153,14 @@ canon_sink_write(CanonSink *sink, const char *data, size_t len)
 static void
 canon_sink_write_cb(void *arg, const char *data, size_t len)
 {
-	canon_sink_write((CanonSink *) arg, data, len);
+	sink_write((CanonSink *) arg, data, len);
 }
 
 /* Write a NUL-terminated ASCII token. */
 static inline void
 canon_sink_puts(CanonSink *sink, const char *s)
 {
-	canon_sink_write(sink, s, strlen(s));
+	sink_write(sink, s, strlen(s));
 }
 
 /* Finish a digest sink and return the digest. */
@@ -179,6 +192,38 @@ to_utf8(const char *str, int len, int *utf8len)
 	return res;
 }
 
+/*
+ * Write a UTF-8 string literal.  Most strings need no escaping: copy those
+ * straight into the digest buffer in the same pass that checks them (the
+ * bytes jcs_write_string escapes are '"', '\\' and those below 0x20).
+ */
+static inline void
+write_utf8_string(CanonSink *sink, const char *s, int len)
+{
+	if (sink->text == NULL && sink->used + len + 2 <= CANON_BUFSIZE)
+	{
+		char	   *dst = sink->buf + sink->used + 1;
+		int			i;
+
+		for (i = 0; i < len; i++)
+		{
+			unsigned char c = (unsigned char) s[i];
+
+			if (unlikely(c < 0x20 || c == '"' || c == '\\'))
+				break;
+			dst[i] = c;
+		}
+		if (likely(i == len))
+		{
+			dst[-1] = '"';
+			dst[len] = '"';
+			sink->used += len + 2;
+			return;
+		}
+	}
+	jcs_write_string(s, len, canon_sink_write_cb, sink);
+}
+
 /* Write a canonical JSON string literal (server-encoded text) to a sink. */
 void
 canon_write_string(CanonSink *sink, const char *str, int len)
@@ -186,7 +231,7 @@ canon_write_string(CanonSink *sink, const char *str, int len)
 	int			ulen;
 	const char *u = to_utf8(str, len, &ulen);
 
-	jcs_write_string(u, ulen, canon_sink_write_cb, sink);
+	write_utf8_string(sink, u, ulen);
 }
 
 /*
@@ -251,7 +296,7 @@ canon_write_numeric(CanonSink *sink, Numeric num)
 	switch (jcs_number_from_decimal(dec, strlen(dec), out, &outlen))
 	{
 		case JCS_NUM_OK:
-			canon_sink_write(sink, out, outlen);
+			sink_write(sink, out, outlen);
 			break;
 		case JCS_NUM_INEXACT:
 			ereport(ERROR,
@@ -314,6 +359,35 @@ canon_pair_cmp(const void *a, const void *b)
 	return jcs_compare_keys(pa->key, pa->keylen, pb->key, pb->keylen);
 }
 
+/*
+ * Sort object members by key.  Objects are mostly small, where an insertion
+ * sort beats qsort's indirect calls; large ones go to qsort.
+ */
+static void
+sort_pairs(CanonPair *pairs, int n)
+{
+	int			i;
+
+	if (n > 16)
+	{
+		qsort(pairs, n, sizeof(CanonPair), canon_pair_cmp);
+		return;
+	}
+	for (i = 1; i < n; i++)
+	{
+		CanonPair	tmp = pairs[i];
+		int			j = i;
+
+		while (j > 0 && jcs_compare_keys(pairs[j - 1].key, pairs[j - 1].keylen,
+										 tmp.key, tmp.keylen) > 0)
+		{
+			pairs[j] = pairs[j - 1];
+			j--;
+		}
+		pairs[j] = tmp;
+	}
+}
+
 /* Write an array (or a top-level raw scalar) in order. */
 static void
 canon_write_array(CanonSink *sink, JsonbContainer *container)
@@ -328,19 +402,19 @@ canon_write_array(CanonSink *sink, JsonbContainer *container)
 	Assert(tok == WJB_BEGIN_ARRAY);
 	raw = v.val.array.rawScalar;
 	if (!raw)
-		canon_sink_write(sink, "[", 1);
+		sink_write(sink, "[", 1);
 	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
 	{
 		if (tok != WJB_ELEM)
 			continue;
 		CHECK_FOR_INTERRUPTS();
 		if (!first)
-			canon_sink_write(sink, ",", 1);
+			sink_write(sink, ",", 1);
 		first = false;
 		canon_write_value(sink, &v);
 	}
 	if (!raw)
-		canon_sink_write(sink, "]", 1);
+		sink_write(sink, "]", 1);
 }
 
 /* Write an object with its members sorted by UTF-16 code units. */
@@ -366,20 +440,19 @@ canon_write_object(CanonSink *sink, JsonbContainer *container)
 			pairs[i++].value = v;
 	}
 	Assert(i == n);
-	if (n > 1)
-		qsort(pairs, n, sizeof(CanonPair), canon_pair_cmp);
+	sort_pairs(pairs, n);
 
-	canon_sink_write(sink, "{", 1);
+	sink_write(sink, "{", 1);
 	for (i = 0; i < n; i++)
 	{
 		CHECK_FOR_INTERRUPTS();
 		if (i > 0)
-			canon_sink_write(sink, ",", 1);
-		jcs_write_string(pairs[i].key, pairs[i].keylen, canon_sink_write_cb, sink);
-		canon_sink_write(sink, ":", 1);
+			sink_write(sink, ",", 1);
+		write_utf8_string(sink, pairs[i].key, pairs[i].keylen);
+		sink_write(sink, ":", 1);
 		canon_write_value(sink, &pairs[i].value);
 	}
-	canon_sink_write(sink, "}", 1);
+	sink_write(sink, "}", 1);
 	pfree(pairs);
 }
 
@@ -475,7 +548,7 @@ kidx_jsonb_resource_digest(Jsonb *jb, KidxDigest *result)
 	canon_write_value(sink, &kind);
 	canon_sink_puts(sink, ",\"spec\":");
 	canon_write_value(sink, &spec);
-	canon_sink_write(sink, "}", 1);
+	sink_write(sink, "}", 1);
 	canon_sink_finish(sink, result);
 }
 
