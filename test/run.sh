@@ -161,6 +161,10 @@ test)
 	[ -d test/unit ] && suite unit make -s -C test/unit check
 	start_cluster
 	suite regress regress
+	# Script suites get a database of their own with the extension created.
+	psql -X -q -d postgres -c "CREATE DATABASE kidx_suites"
+	psql -X -q -d kidx_suites -c "CREATE EXTENSION kernelindex"
+	export PGDATABASE=kidx_suites
 	[ -x test/oracle/run.sh ] && suite oracle test/oracle/run.sh
 	for s in test/sql/*.sh; do
 		[ -e "$s" ] && suite "$(basename "$s" .sh)" bash "$s"
@@ -178,6 +182,9 @@ demo)
 	;;
 bench)
 	start_cluster
+	psql -X -q -d postgres -c "CREATE DATABASE kidx_bench"
+	psql -X -q -d kidx_bench -c "CREATE EXTENSION kernelindex"
+	export PGDATABASE=kidx_bench
 	for b in test/bench/*.sh; do
 		[ -e "$b" ] && { log "benchmark $b"; bash "$b"; }
 	done
