@@ -17,7 +17,7 @@ OBJS = \
 DATA_built = sql/$(EXTENSION)--$(EXTVERSION).sql
 
 # pg_regress suites: inputs sql/NAME.sql, expected output expected/NAME.out.
-REGRESS = digest canonical units
+REGRESS = digest canonical units store
 REGRESS_OPTS = --load-extension=$(EXTENSION)
 
 PG_CPPFLAGS = -I$(srcdir)/src

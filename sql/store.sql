@@ -1,0 +1,136 @@
+-- The resource store: tables, comparability, documents in and out.
+\pset null '(null)'
+SET client_min_messages = warning;
+CREATE TEMP TABLE ref (name text PRIMARY KEY, doc jsonb NOT NULL);
+-- The two reference records (reference/records/*.json), compacted.
+INSERT INTO ref VALUES
+('grpo', $ref${"run":{"kind":"BenchmarkRun","spec":{"status":"passed","timing":{"latencyNs":{"median":94833664},"primaryStatistic":"median"},"observedAt":"2025-08-05T00:08:54.000Z","measurements":[{"unit":"ns","value":94833664,"metric":"latency","statistic":"p20"},{"unit":"ns","value":94833664,"metric":"latency","statistic":"p80"}],"sourceNative":{"source":"liger-kernel-bench","metrics":{"ms_20":94.83366394042969,"ms_50":94.83366394042969,"ms_80":94.83366394042969},"benchmark":"fused_linear_grpo_loss_sequence/forward","externalId":"fused_linear_grpo_loss_sequence/forward/torch/nvidia-a100-sxm4-80gb/batch8-seq1024-vocab128256-bf16/2025-08-05-00-08-54"},"protocolDigest":"sha256:a79eaf4df66c97c6adc1fb2d09df78682155d1ea86652ae0b70199875bde7747","workloadDigest":"sha256:c9b1deed401ba738e7aba8f93ab710d46e352da6032eb723883ef502e01b39b0","environmentDigest":"sha256:90c9e2764222f592477cfccf3373519add5a1b881563956ad058c4f99e41b6b9","implementationDigest":"sha256:39aefd5bbcd914f3146a525b2dd28e8598242e7015bd3eeb1a37e7217fac6484"},"metadata":{"name":"liger-fused-linear-grpo-loss-sequence-forward-torch-nvidia-a100-sxm4-80gb-batch8-seq1024-vocab128256","title":"GRPO loss, sequence-level importance sampling · torch · forward","labels":{"liger_version":"0.6.1"}},"apiVersion":"kernelindex.dev/v1alpha1"},"protocol":{"kind":"BenchmarkProtocol","spec":{"harness":{"name":"Liger-Kernel benchmark scripts","repository":"https://github.com/linkedin/Liger-Kernel"},"measurement":{"timer":"cuda_events","primaryStatistic":"median"},"comparability":{"notes":"Timed: the module forward pass, via triton.testing.do_bench with quantiles 0.5/0.2/0.8 (median with p20/p80 spread). The upstream CSV records no CUDA, driver, or torch version; the Liger release rides each run's labels. Comparable only within one kernel, workload, timed pass, and GPU.","family":"liger_kernel_bench"}},"metadata":{"name":"liger-bench-do-bench-forward","title":"Liger benchmark harness · forward pass"},"apiVersion":"kernelindex.dev/v1alpha1"},"environment":{"kind":"ExecutionEnvironment","spec":{"hardware":{"vendor":"nvidia","product":"NVIDIA A100","formFactor":"SXM4-80GB","architecture":"sm_80"},"software":{}},"metadata":{"name":"liger-bench-nvidia-a100-sxm4-80gb","title":"Liger benchmark host · A100-SXM4-80GB"},"apiVersion":"kernelindex.dev/v1alpha1"}}$ref$),
+('sparsemax', $ref${"run":{"kind":"BenchmarkRun","spec":{"status":"passed","timing":{"latencyNs":{"median":2629632},"primaryStatistic":"median"},"observedAt":"2025-04-28T00:38:25.000Z","measurements":[{"unit":"ns","value":2628608,"metric":"latency","statistic":"p20"},{"unit":"ns","value":2630656,"metric":"latency","statistic":"p80"}],"sourceNative":{"source":"liger-kernel-bench","metrics":{"ms_20":2.628607988357544,"ms_50":2.629631996154785,"ms_80":2.6306560039520264},"benchmark":"sparsemax/backward","externalId":"sparsemax/backward/torch/nvidia-geforce-rtx-3090/features16384-tokens2048-fp32/2025-04-28-00-38-25"},"protocolDigest":"sha256:080e6e66e4ec75a131aa0c9121c74b8e8eed64e7b6d621d567c6a28f79548be8","workloadDigest":"sha256:59e5c2df9b1189cb19d18d1b7b815712e6ff25deb213fcacd8287ee867273435","environmentDigest":"sha256:b12fdfab6a337672499b10212a1e986e49e4383777bd7cbb58321b09af4bf6a3","implementationDigest":"sha256:e496948f60e3e1a1ed83175ec6976b730d22c5a670f0b3813918a5a72833bb23"},"metadata":{"name":"liger-sparsemax-backward-torch-nvidia-geforce-rtx-3090-features16384-tokens2048-fp32-2025-04-28-00-3","title":"Sparsemax · torch · backward","labels":{"liger_version":"0.5.8"}},"apiVersion":"kernelindex.dev/v1alpha1"},"protocol":{"kind":"BenchmarkProtocol","spec":{"harness":{"name":"Liger-Kernel benchmark scripts","repository":"https://github.com/linkedin/Liger-Kernel"},"measurement":{"timer":"cuda_events","primaryStatistic":"median"},"comparability":{"notes":"Timed: the backward pass of the module output given a random upstream gradient, via triton.testing.do_bench with quantiles 0.5/0.2/0.8 (median with p20/p80 spread). The upstream CSV records no CUDA, driver, or torch version; the Liger release rides each run's labels. Comparable only within one kernel, workload, timed pass, and GPU.","family":"liger_kernel_bench"}},"metadata":{"name":"liger-bench-do-bench-backward","title":"Liger benchmark harness · backward pass"},"apiVersion":"kernelindex.dev/v1alpha1"},"environment":{"kind":"ExecutionEnvironment","spec":{"hardware":{"vendor":"nvidia","product":"NVIDIA GeForce RTX 3090","architecture":"sm_86"},"software":{}},"metadata":{"name":"liger-bench-nvidia-geforce-rtx-3090","title":"Liger benchmark host · GeForce RTX 3090"},"apiVersion":"kernelindex.dev/v1alpha1"}}$ref$);
+
+-- Comparability key: both forms agree, and it is the documented formula.
+SELECT name,
+       kidx_comparability_key(doc) AS key,
+       kidx_comparability_key(doc) = kidx_comparability_key(doc->'run') AS run_form_agrees,
+       kidx_comparability_key(doc) = kidx_canonical_digest(jsonb_build_object(
+           'protocol', doc#>>'{run,spec,protocolDigest}',
+           'workload', doc#>>'{run,spec,workloadDigest}',
+           'environment', doc#>>'{run,spec,environmentDigest}')) AS formula
+FROM ref ORDER BY name;
+SELECT kidx_canonical(jsonb_build_object('protocol', 'sha256:' || repeat('a', 64),
+       'workload', 'sha256:' || repeat('b', 64), 'environment', 'sha256:' || repeat('c', 64)));
+SELECT kidx_comparability_key(('sha256:' || repeat('a', 64))::kidx_digest,
+       ('sha256:' || repeat('b', 64))::kidx_digest, ('sha256:' || repeat('c', 64))::kidx_digest);
+SELECT kidx_comparability_key('{"kind": "Workload"}'::jsonb) AS not_a_run;
+
+-- Ingest both; again changes nothing.
+SELECT kernelindex.ingest_bundles(array_agg(doc ORDER BY name)) AS stored FROM ref;
+CREATE TEMP TABLE snap AS SELECT * FROM kernelindex.runs;
+SELECT kernelindex.ingest_bundles(array_agg(doc ORDER BY name)) AS stored_again FROM ref;
+SELECT kernelindex.ingest_document(doc) FROM ref ORDER BY name;
+SELECT (SELECT count(*) FROM kernelindex.runs) AS runs,
+       (SELECT count(*) FROM kernelindex.protocols) AS protocols,
+       (SELECT count(*) FROM kernelindex.environments) AS environments,
+       (SELECT count(*) FROM kernelindex.workloads WHERE document IS NULL) AS workload_placeholders,
+       (SELECT count(*) FROM kernelindex.implementations WHERE document IS NULL) AS implementation_placeholders,
+       (SELECT count(*) FROM kernelindex.run_series) AS series,
+       NOT EXISTS (SELECT * FROM kernelindex.runs EXCEPT SELECT * FROM snap) AS unchanged;
+
+-- Out again: the same JSON value, as jsonb and as canonical text; compact rows.
+SELECT name, r.digest,
+       kernelindex.run_document(r.digest) = doc AS same_jsonb,
+       kidx_canonical(kernelindex.run_document(r.digest)) = kidx_canonical(doc) AS same_canonical,
+       r.residual IS NULL AS typed_only,
+       r.latency_ns, r.latency_ns_p20, r.latency_ns_p80, r.native_p50, r.observed_at AT TIME ZONE 'UTC' AS observed_utc
+FROM ref JOIN kernelindex.runs r ON r.digest = kidx_resource_digest(doc->'run')
+ORDER BY name;
+SELECT count(*) AS exported, bool_and(d.document IN (SELECT doc FROM ref)) AS all_match
+FROM kernelindex.documents d;
+SELECT kernelindex.run_document(('sha256:' || repeat('0', 64))::kidx_digest) AS unknown_run;
+SELECT jsonb_object_keys(kernelindex.run_bundle(kidx_resource_digest(doc->'run'))) FROM ref WHERE name = 'grpo' ORDER BY 1;
+
+-- A document that does not fit the series template still round-trips (residual).
+CREATE TEMP TABLE odd AS
+SELECT jsonb_set(jsonb_set(jsonb_set(doc, '{run,spec,observedAt}', '"2025-08-05T00:08:54Z"'),
+       '{run,spec,sourceNative,metrics,ms_50}', '94.830'), '{run,spec,sourceNative,externalId}', '"odd/one"') AS doc
+FROM ref WHERE name = 'grpo';
+SELECT kernelindex.ingest_document(doc) FROM odd;
+SELECT r.observed_at IS NULL AS observed_at_not_typed, r.native_p50,
+       kernelindex.run_document(r.digest) = odd.doc AS same_jsonb,
+       kidx_canonical(kernelindex.run_document(r.digest)) = kidx_canonical(odd.doc) AS same_canonical,
+       kernelindex.run_document(r.digest) #> '{run,spec,sourceNative,metrics}' AS metrics
+FROM odd JOIN kernelindex.runs r ON r.digest = kidx_resource_digest(odd.doc->'run');
+
+-- Tampered copies are rejected and store nothing.
+CREATE TEMP TABLE before AS SELECT (SELECT count(*) FROM kernelindex.runs) AS runs,
+       (SELECT count(*) FROM kernelindex.protocols) AS protocols;
+\set VERBOSITY default
+\set SHOW_CONTEXT never
+-- a changed protocol spec field
+SELECT kernelindex.ingest_document(jsonb_set(doc, '{protocol,spec,measurement,timer}', '"wall_clock"'))
+FROM ref WHERE name = 'sparsemax';
+-- a changed digest
+SELECT kernelindex.ingest_document(jsonb_set(doc, '{run,spec,environmentDigest}',
+       '"sha256:1111111111111111111111111111111111111111111111111111111111111111"'))
+FROM ref WHERE name = 'sparsemax';
+-- a malformed digest
+SELECT kernelindex.ingest_document(jsonb_set(doc, '{run,spec,protocolDigest}', '"sha256:abc"'))
+FROM ref WHERE name = 'sparsemax';
+-- a missing protocol (neither in the document nor stored)
+SELECT kernelindex.ingest_document(jsonb_set(doc - 'protocol', '{run,spec,protocolDigest}',
+       '"sha256:2222222222222222222222222222222222222222222222222222222222222222"'))
+FROM ref WHERE name = 'sparsemax';
+-- a run without a digest, a wrong kind, an unknown member, not an object
+SELECT kernelindex.ingest_document(doc #- '{run,spec,workloadDigest}') FROM ref WHERE name = 'sparsemax';
+SELECT kernelindex.ingest_document(jsonb_set(doc, '{environment,kind}', '"Workload"')) FROM ref WHERE name = 'sparsemax';
+SELECT kernelindex.ingest_document(doc || '{"extra": 1}') FROM ref WHERE name = 'sparsemax';
+SELECT kernelindex.ingest_document('[1, 2]');
+SELECT kernelindex.ingest_document('{"apiVersion": "kernelindex.dev/v1alpha1", "kind": "Gadget", "spec": {}}');
+-- a different run with the same source and externalId
+SELECT kernelindex.ingest_document(jsonb_set(doc, '{run,spec,status}', '"failed"')) FROM ref WHERE name = 'sparsemax';
+-- a mismatch in the second element rolls back the first
+SELECT kernelindex.ingest_bundles(ARRAY[
+       jsonb_set(doc, '{run,spec,observedAt}', '"2026-01-01T00:00:00.000Z"'),
+       jsonb_set(doc, '{protocol,spec,harness,name}', '"other"')])
+FROM ref WHERE name = 'sparsemax';
+\set VERBOSITY terse
+SELECT (SELECT count(*) FROM kernelindex.runs) = runs AS runs_unchanged,
+       (SELECT count(*) FROM kernelindex.protocols) = protocols AS protocols_unchanged
+FROM before;
+
+-- A single run whose protocol and environment are stored; single resources.
+SELECT kernelindex.ingest_document(replace(doc::text, '2025-08-05', '2025-08-06')::jsonb->'run') IS NOT NULL AS ok
+FROM ref WHERE name = 'grpo';
+SELECT kernelindex.ingest_document('{"apiVersion": "kernelindex.dev/v1alpha1", "kind": "Workload",
+       "metadata": {"name": "w"}, "spec": {"kernel": "sparsemax"}}');
+SELECT count(*) FROM kernelindex.workloads WHERE document IS NOT NULL;
+
+-- COPY into the documents view ingests, one document per line (INSERT works too).
+INSERT INTO kernelindex.documents
+SELECT replace(doc::text, '2025-04-28', '2025-04-29')::jsonb FROM ref WHERE name = 'sparsemax';
+COPY (SELECT replace(doc::text, '2025-04-28', '2025-04-30') FROM ref WHERE name = 'sparsemax')
+  TO '/tmp/kernelindex_store_regress.jsonl' WITH (FORMAT csv, QUOTE E'\x01', DELIMITER E'\x02');
+COPY kernelindex.documents FROM '/tmp/kernelindex_store_regress.jsonl' WITH (FORMAT csv, QUOTE E'\x01', DELIMITER E'\x02');
+SELECT count(*) AS runs, count(*) FILTER (WHERE residual IS NOT NULL) AS with_residual,
+       (SELECT count(*) FROM kernelindex.run_series) AS series FROM kernelindex.runs;
+-- and out: every run's bundle, one per line
+COPY (SELECT kidx_canonical(document) FROM kernelindex.documents WHERE document#>>'{run,spec,sourceNative,externalId}' LIKE 'sparsemax/%'
+      ORDER BY 1) TO STDOUT WITH (FORMAT csv, QUOTE E'\x01', DELIMITER E'\x02');
+
+-- The operator: comparable runs, between rows and between documents.
+SELECT a.observed_at AT TIME ZONE 'UTC' AS a, b.observed_at AT TIME ZONE 'UTC' AS b
+FROM kernelindex.runs a JOIN kernelindex.runs b ON a ~=~ b
+WHERE a.digest < b.digest ORDER BY 1, 2;
+SELECT x.name, y.name, x.doc ~=~ y.doc AS comparable FROM ref x, ref y ORDER BY 1, 2;
+SET enable_mergejoin = off;
+EXPLAIN (COSTS OFF) SELECT * FROM kernelindex.runs a JOIN kernelindex.runs b ON a ~=~ b;
+EXPLAIN (COSTS OFF) SELECT * FROM ref x JOIN ref y ON x.doc ~=~ y.doc;
+SET enable_hashjoin = off; SET enable_seqscan = off;
+EXPLAIN (COSTS OFF) SELECT b.digest FROM kernelindex.runs a JOIN kernelindex.runs b ON a ~=~ b
+WHERE a.digest = 'sha256:fa347ab5a1849bf7c7cb77f5c01d0d0171faac50bd8f3a03fe1d396737123546';
+RESET ALL;
+
+-- Every table is dumped with its data.
+SELECT c.relname FROM pg_extension x, unnest(x.extconfig) AS t(oid) JOIN pg_class c ON c.oid = t.oid
+WHERE x.extname = 'kernelindex'
+  AND c.relname ~ '^(protocols|environments|workloads|implementations|run_series|run_variants|runs)(_id_seq)?$'
+ORDER BY 1;

@@ -1,0 +1,66 @@
+# pg_dump then pg_restore into a new database keeps every row of the store,
+# and the restored store keeps working (identity sequences restored too).
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $shared = $ENV{KIDX_SHARED} // '';
+my $records = "$shared/reference/records";
+if ($shared eq '' || !-d $records)
+{
+	plan skip_all => "reference records not found (KIDX_SHARED=$shared): dump/restore test skipped";
+}
+
+my @files = sort glob("$records/*.json");
+my $node = PostgreSQL::Test::Cluster->new('dump');
+$node->init;
+$node->start;
+$node->safe_psql('postgres', 'CREATE DATABASE src');
+$node->safe_psql('src', 'CREATE EXTENSION kernelindex');
+
+# Ingest every reference record, plus one more run of the same series.
+for my $f (@files)
+{
+	my $doc = slurp_file($f);
+	$doc =~ s/\$kidx\$//g;
+	$node->safe_psql('src', "SELECT kernelindex.ingest_document(\$kidx\$$doc\$kidx\$)");
+	$node->safe_psql('src',
+		"SELECT kernelindex.ingest_document(replace(\$kidx\$$doc\$kidx\$, '2025-', '2024-')::jsonb)");
+}
+
+my $summary = q{
+SELECT (SELECT count(*) FROM kernelindex.runs) || '/' ||
+       (SELECT count(*) FROM kernelindex.protocols) || '/' ||
+       (SELECT count(*) FROM kernelindex.environments) || '/' ||
+       (SELECT count(*) FROM kernelindex.workloads) || '/' ||
+       (SELECT count(*) FROM kernelindex.implementations) || '/' ||
+       (SELECT count(*) FROM kernelindex.run_series) || '/' ||
+       (SELECT count(*) FROM kernelindex.run_variants) || ' ' ||
+       (SELECT md5(string_agg(kidx_canonical(document), E'\n' ORDER BY kidx_canonical(document)))
+        FROM kernelindex.documents)};
+my $before = $node->safe_psql('src', $summary);
+is((split / /, $before)[0], '4/2/2/2/2/2/2', 'source store loaded')
+  if @files == 2;
+
+my $dump = $node->basedir . '/src.dump';
+$node->command_ok([ 'pg_dump', '-Fc', '-d', $node->connstr('src'), '-f', $dump ], 'pg_dump');
+$node->safe_psql('postgres', 'CREATE DATABASE dst');
+$node->command_ok([ 'pg_restore', '--exit-on-error', '-d', $node->connstr('dst'), $dump ], 'pg_restore');
+
+my $after = $node->safe_psql('dst', $summary);
+is($after, $before, 'every row and every exported document survives dump and restore');
+
+# The restored store accepts new data (sequences restored, no id clashes).
+my $doc = slurp_file($files[0]);
+$node->safe_psql('dst',
+	"SELECT kernelindex.ingest_document(replace(\$kidx\$$doc\$kidx\$, '2025-', '2023-')::jsonb)");
+is($node->safe_psql('dst', 'SELECT count(*) FROM kernelindex.runs'),
+	(2 * @files + 1), 'restored store ingests a new run');
+is($node->safe_psql('dst', 'SELECT count(*) FROM kernelindex.run_series'),
+	$node->safe_psql('src', 'SELECT count(*) FROM kernelindex.run_series'),
+	'a new run of a known series reuses it after restore');
+
+$node->stop;
+done_testing();
