@@ -107,9 +107,8 @@ SELECT count(*) FROM kernelindex.workloads WHERE document IS NOT NULL;
 -- COPY into the documents view ingests, one document per line (INSERT works too).
 INSERT INTO kernelindex.documents
 SELECT replace(doc::text, '2025-04-28', '2025-04-29')::jsonb FROM ref WHERE name = 'sparsemax';
-COPY (SELECT replace(doc::text, '2025-04-28', '2025-04-30') FROM ref WHERE name = 'sparsemax')
-  TO '/tmp/kernelindex_store_regress.jsonl' WITH (FORMAT csv, QUOTE E'\x01', DELIMITER E'\x02');
-COPY kernelindex.documents FROM '/tmp/kernelindex_store_regress.jsonl' WITH (FORMAT csv, QUOTE E'\x01', DELIMITER E'\x02');
+\copy (SELECT replace(doc::text, '2025-04-28', '2025-04-30') FROM ref WHERE name = 'sparsemax') TO 'results/store_documents.jsonl' WITH (FORMAT csv, QUOTE E'\x01', DELIMITER E'\x02')
+\copy kernelindex.documents FROM 'results/store_documents.jsonl' WITH (FORMAT csv, QUOTE E'\x01', DELIMITER E'\x02')
 SELECT count(*) AS runs, count(*) FILTER (WHERE residual IS NOT NULL) AS with_residual,
        (SELECT count(*) FROM kernelindex.run_series) AS series FROM kernelindex.runs;
 -- and out: every run's bundle, one per line
