@@ -372,18 +372,18 @@ ecma_layout(bool neg, const char *dig, int k, int n, char *out)
 	if (k <= n && n <= 21)
 	{
 		/* integer: digits followed by n - k zeros */
-		memcpy(p, dig, k);
+		memcpy(p, dig, (size_t) k);
 		p += k;
-		memset(p, '0', n - k);
+		memset(p, '0', (size_t) (n - k));
 		p += n - k;
 	}
 	else if (0 < n && n <= 21)
 	{
 		/* decimal point inside the digits */
-		memcpy(p, dig, n);
+		memcpy(p, dig, (size_t) n);
 		p += n;
 		*p++ = '.';
-		memcpy(p, dig + n, k - n);
+		memcpy(p, dig + n, (size_t) (k - n));
 		p += k - n;
 	}
 	else if (-6 < n && n <= 0)
@@ -391,9 +391,9 @@ ecma_layout(bool neg, const char *dig, int k, int n, char *out)
 		/* 0.000ddd */
 		*p++ = '0';
 		*p++ = '.';
-		memset(p, '0', -n);
+		memset(p, '0', (size_t) -n);
 		p += -n;
-		memcpy(p, dig, k);
+		memcpy(p, dig, (size_t) k);
 		p += k;
 	}
 	else
@@ -407,7 +407,7 @@ ecma_layout(bool neg, const char *dig, int k, int n, char *out)
 		if (k > 1)
 		{
 			*p++ = '.';
-			memcpy(p, dig + 1, k - 1);
+			memcpy(p, dig + 1, (size_t) (k - 1));
 			p += k - 1;
 		}
 		*p++ = 'e';
