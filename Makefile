@@ -9,7 +9,6 @@ OBJS = \
 	src/digest.o \
 	src/canonical.o \
 	src/units.o \
-	src/liger.o \
 	src/core/jcs.o \
 	src/core/decimal.o
 
