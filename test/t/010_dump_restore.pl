@@ -6,12 +6,8 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $shared = $ENV{KIDX_SHARED} // '';
-my $records = "$shared/reference/records";
-if ($shared eq '' || !-d $records)
-{
-	plan skip_all => "reference records not found (KIDX_SHARED=$shared): dump/restore test skipped";
-}
+# Copies of ../shared/reference/records, kept with the tests.
+my $records = "$ENV{KIDX_TOP}/test/data/records";
 
 my @files = sort glob("$records/*.json");
 my $node = PostgreSQL::Test::Cluster->new('dump');
