@@ -130,23 +130,28 @@ regress() {
 }
 
 # TAP tests under test/t, run as the server's user in a scratch directory.
+# The tests and their data are copied there: the clone may sit where that
+# user cannot read (under /root, say).
 tap() {
 	local pgxs_dir perl_lib scratch run=()
 	pgxs_dir=$(dirname "$(pg_config --pgxs)")/..
 	perl_lib=$(cd "$pgxs_dir/test/perl" && pwd)
 	scratch=$(mktemp -d /tmp/kernelindex-tap.XXXXXX)
-	chmod 755 "$scratch"
+	mkdir -p "$scratch/top/test"
+	cp -r test/t test/data "$scratch/top/test/"
+	[ -d ../shared ] && cp -r ../shared "$scratch/shared"
+	chmod -R a+rX "$scratch"
 	if [ "$(id -u)" = 0 ]; then
-		chown postgres: "$scratch"
+		chown -R postgres: "$scratch"
 		run=(runuser -u postgres --)
 	fi
 	local rc=0
 	(cd "$scratch" && "${run[@]}" env PATH="$PATH" TESTDIR="$scratch" \
 		PG_REGRESS="$pgxs_dir/test/regress/pg_regress" \
-		KIDX_TOP="$top" KIDX_SHARED="$top/../shared" \
-		prove -I "$perl_lib" "$top"/test/t/*.pl) || rc=$?
+		KIDX_TOP="$scratch/top" KIDX_SHARED="$scratch/shared" \
+		prove -I "$perl_lib" "$scratch"/top/test/t/*.pl) || rc=$?
 	if [ $rc -ne 0 ]; then
-		find "$scratch" -name '*.log' -path '*log*' -newer "$top/Makefile" \
+		find "$scratch/tmp_check/log" -name '*.log' \
 			-exec sh -c 'echo "--- $1"; tail -n 40 "$1"' _ {} \; 2>/dev/null | tail -n 200
 	fi
 	rm -rf "$scratch"

@@ -34,7 +34,11 @@ fi
 command -v node >/dev/null 2>&1 || { echo "oracle: node not found" >&2; exit 2; }
 
 if [ ! -f "$here/node_modules/canonicalize/package.json" ]; then
-  (cd "$here" && npm ci --silent --no-audit --no-fund >/dev/null)
+  if ! npm_out=$(cd "$here" && npm ci --no-audit --no-fund 2>&1); then
+    echo "oracle: npm ci failed in $here:" >&2
+    printf '%s\n' "$npm_out" | tail -n 20 >&2
+    exit 2
+  fi
 fi
 
 if [ -n "${ORACLE_KEEP:-}" ]; then
