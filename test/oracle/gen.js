@@ -511,6 +511,12 @@ function checkNumbers(line, lineNo) {
   }
 }
 
+// Whether a string has no lone surrogates (String.prototype.isWellFormed
+// needs Node.js 20; Debian 12 ships 18).
+function isWellFormed(s) {
+  return !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
+}
+
 function main() {
   const args = parseArgs(process.argv);
   plainNumbers = args.plainNumbers;
@@ -528,7 +534,7 @@ function main() {
     const c = canonicalize(parsed);
     if (/[\r\n]/.test(c)) throw new Error(`doc ${i + 1}: raw CR/LF in canonical form`);
     // No lone surrogates made it through (would be invalid UTF-8 / rejected by jsonb).
-    if (!line.isWellFormed() || !c.isWellFormed()) {
+    if (!isWellFormed(line) || !isWellFormed(c)) {
       throw new Error(`doc ${i + 1}: lone surrogate`);
     }
     docs.push(line);
