@@ -9,6 +9,7 @@ OBJS = \
 	src/digest.o \
 	src/canonical.o \
 	src/units.o \
+	src/liger.o \
 	src/core/jcs.o \
 	src/core/decimal.o
 
@@ -17,7 +18,7 @@ OBJS = \
 DATA_built = sql/$(EXTENSION)--$(EXTVERSION).sql
 
 # pg_regress suites: inputs sql/NAME.sql, expected output expected/NAME.out.
-REGRESS = digest canonical units store
+REGRESS = digest canonical units store liger
 REGRESS_OPTS = --load-extension=$(EXTENSION)
 
 PG_CPPFLAGS = -I$(srcdir)/src

@@ -133,3 +133,7 @@ SELECT c.relname FROM pg_extension x, unnest(x.extconfig) AS t(oid) JOIN pg_clas
 WHERE x.extname = 'kernelindex'
   AND c.relname ~ '^(protocols|environments|workloads|implementations|run_series|run_variants|runs)(_id_seq)?$'
 ORDER BY 1;
+
+-- Leave the store empty for the suites that follow.
+TRUNCATE kernelindex.runs, kernelindex.run_series, kernelindex.run_variants, kernelindex.protocols,
+	kernelindex.environments, kernelindex.workloads, kernelindex.implementations;

@@ -1,0 +1,123 @@
+-- Liger-Kernel CSV ingestion (SPEC section 7).
+-- Paths are relative to the repository root, where make runs psql.
+\set SHOW_CONTEXT never
+
+-- A sample of 30 upstream rows: 4 kernels, 4 GPUs, 3 passes, speed and memory.
+\copy kernelindex.liger_rows FROM 'test/data/liger_sample.csv' WITH (FORMAT csv, HEADER MATCH)
+SELECT count(*) AS runs, count(*) FILTER (WHERE latency_ns IS NOT NULL) AS speed,
+	count(*) FILTER (WHERE peak_bytes IS NOT NULL) AS memory FROM kernelindex.runs;
+SELECT count(*) AS staged_left FROM kernelindex.liger_rows;
+SELECT (SELECT count(*) FROM kernelindex.protocols) AS protocols,
+	(SELECT count(*) FROM kernelindex.environments) AS environments,
+	(SELECT count(*) FROM kernelindex.workloads) AS workloads,
+	(SELECT count(*) FROM kernelindex.implementations) AS implementations;
+
+-- The two reference records (test/data holds their upstream rows).
+\set ref1 `cat test/data/records/sparsemax-backward-torch-rtx3090.json`
+\set ref2 `cat test/data/records/grpo-sequence-forward-torch-a100.json`
+WITH ref(name, doc) AS (VALUES ('sparsemax', :'ref1'::jsonb), ('grpo', :'ref2'::jsonb))
+SELECT ref.name,
+	(SELECT kernelindex.run_document(f.run_digest) #- '{run,spec,workloadDigest}' #- '{run,spec,implementationDigest}'
+	  = ref.doc #- '{run,spec,workloadDigest}' #- '{run,spec,implementationDigest}'
+	 FROM kernelindex.run_facts f
+	 WHERE f.external_id = ref.doc #>> '{run,spec,sourceNative,externalId}') IS TRUE AS equal
+FROM ref
+ORDER BY 1;
+
+-- The same record, in full.
+SELECT jsonb_pretty(kernelindex.run_document(run_digest) -> 'run')
+FROM kernelindex.run_facts
+WHERE external_id = 'sparsemax/backward/torch/nvidia-geforce-rtx-3090/features16384-tokens2048-fp32/2025-04-28-00-38-25';
+
+-- A memory row: bytes, its own protocol.
+SELECT jsonb_pretty(kernelindex.run_document(run_digest))
+FROM kernelindex.run_facts
+WHERE external_id = 'sparsemax/full/memory/liger/nvidia-geforce-rtx-3090/features16384-tokens2048-fp32/2025-04-28-00-38-25';
+
+-- Protocols of every pass.
+SELECT document #>> '{metadata,name}' AS name, document #>> '{metadata,title}' AS title,
+	document #>> '{spec,comparability,notes}' AS notes
+FROM kernelindex.protocols ORDER BY 1;
+
+-- Workload and implementation documents.
+SELECT document #>> '{metadata,title}' AS title, document -> 'spec' AS spec
+FROM kernelindex.workloads ORDER BY 1;
+SELECT document #>> '{metadata,title}' AS title, document -> 'spec' AS spec
+FROM kernelindex.implementations ORDER BY 1;
+
+-- Loading again changes nothing.
+\copy kernelindex.liger_rows FROM 'test/data/liger_sample.csv' WITH (FORMAT csv, HEADER MATCH)
+SELECT count(*) AS runs FROM kernelindex.runs;
+
+-- Bad rows, strict (the default): the COPY fails and nothing is stored.
+\copy kernelindex.liger_rows FROM 'test/data/liger_bad_rows.csv' WITH (FORMAT csv, HEADER MATCH)
+SELECT count(*) AS runs FROM kernelindex.runs;
+SELECT count(*) AS rejected FROM kernelindex.rejected_rows;
+
+-- Each kind of fault, one at a time (the file minus the rows before it).
+CREATE TEMP TABLE bad_rows (LIKE kernelindex.liger_rows);
+\copy bad_rows FROM 'test/data/liger_bad_rows.csv' WITH (FORMAT csv, HEADER MATCH)
+DO $$
+DECLARE
+	r record;
+	msg text;
+	det text;
+BEGIN
+	FOR r IN SELECT b FROM bad_rows b LOOP
+		BEGIN
+			INSERT INTO kernelindex.liger_rows SELECT (r.b).*;
+			RAISE NOTICE 'stored: %', (r.b)."timestamp";
+		EXCEPTION WHEN OTHERS THEN
+			GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, det = PG_EXCEPTION_DETAIL;
+			RAISE NOTICE '% [%] %', SQLSTATE, msg, det;
+		END;
+	END LOOP;
+END
+$$;
+SELECT count(*) AS runs FROM kernelindex.runs;
+
+-- Quarantine: the good rows land, each bad row is kept verbatim with its reason.
+DELETE FROM kernelindex.runs WHERE observed_at >= '2025-09-01' AND observed_at < '2025-09-02';
+SET kernelindex.on_bad_row = 'quarantine';
+\copy kernelindex.liger_rows FROM 'test/data/liger_bad_rows.csv' WITH (FORMAT csv, HEADER MATCH)
+SELECT count(*) AS runs FROM kernelindex.runs;
+SELECT row_number, column_name, bad_value, reason, gpu_name, "timestamp"
+FROM kernelindex.rejected_rows ORDER BY row_number;
+SELECT count(*) AS staged_left FROM kernelindex.liger_rows;
+RESET kernelindex.on_bad_row;
+
+-- Unknown GPU, kernel, provider and pass: not an error.
+INSERT INTO kernelindex.liger_rows VALUES
+('mystery_op', 'acme', 'warmup', 'speed', 'ms', 'N', 'size', '7', '1.5', '1.25', '1.75',
+ '{"mode": "a/b", "flag": true, "n": null, "s": "4096"}', 'Acme Accelerator X1', '2025-10-01 08:00:00.25', NULL);
+SELECT external_id, kernel_title, provider_title, pass, gpu, gpu_vendor, environment_title, release
+FROM kernelindex.run_facts WHERE kernel = 'mystery_op';
+SELECT document -> 'spec' FROM kernelindex.environments WHERE document #>> '{spec,hardware,product}' = 'Acme Accelerator X1';
+SELECT document #>> '{spec,comparability,notes}' FROM kernelindex.protocols WHERE document #>> '{metadata,name}' = 'liger-bench-do-bench-warmup';
+
+-- Catalogs grow with plain INSERTs.
+INSERT INTO kernelindex.gpus (name, vendor, product, form_factor, architecture)
+VALUES ('Acme Accelerator X2', 'acme', 'Acme X2', 'OAM', 'acme_2');
+INSERT INTO kernelindex.kernels (name, title, label_template, label_x_name, label_defaults)
+VALUES ('mystery_op', 'Mystery op', 'n{N}-{mode}', 'N', '{}');
+INSERT INTO kernelindex.liger_rows VALUES
+('mystery_op', 'acme', 'forward', 'speed', 'ms', 'N', 'size', '8', '1.5', '1.25', '1.75',
+ '{"mode": "fast", "flag": true}', 'Acme Accelerator X2', '2025-10-01 08:00:01', '1.0');
+SELECT external_id, kernel_title, gpu, gpu_form_factor, gpu_architecture, workload_label, release
+FROM kernelindex.run_facts WHERE kernel = 'mystery_op' ORDER BY 1;
+
+-- Labels tell every workload apart, also where a template is lossy.
+SELECT kernelindex.liger_workload_label('sparsemax', 'V', '16384', '{"B": 4, "T": 512, "dim": -1, "dtype": "torch.float32"}') AS ref,
+	kernelindex.liger_workload_label('sparsemax', 'V', '16384', '{"B": 8, "T": 256, "dim": -1, "dtype": "torch.float32"}') AS other_bt,
+	kernelindex.liger_workload_label('sparsemax', 'V', '16384', '{"B": 4, "T": 512, "dim": 0, "dtype": "torch.float32"}') AS other_dim,
+	kernelindex.liger_workload_label('sparsemax', 'V', '16384', '{"B": 4, "T": 512, "dtype": "torch.float32"}') AS no_dim;
+SELECT kernelindex.liger_workload_label('rope', 'T', '1', '{"a": "1"}') AS string_one,
+	kernelindex.liger_workload_label('rope', 'T', '1', '{"a": 1}') AS number_one,
+	kernelindex.liger_workload_label('rope', 'T', '1', '{"a": "x,b=2"}') AS tricky;
+
+-- The speedup view.
+SELECT kernel, pass, metric, gpu, workload_label, provider, reference_latency_ms, latency_ms, speedup, memory_ratio
+FROM kernelindex.speedups WHERE provider <> 'torch' ORDER BY kernel, pass, metric;
+
+-- Every committed state of the staging table is empty.
+SELECT count(*) AS staged_left FROM kernelindex.liger_rows;

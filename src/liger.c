@@ -1,0 +1,361 @@
+/*-------------------------------------------------------------------------
+ *
+ * liger.c
+ *	  Soft validation of Liger-Kernel benchmark CSV rows.
+ *
+ * kernelindex.liger_row_fault() looks at one staged row of
+ * kernelindex.liger_rows and says what is wrong with it, without raising an
+ * error, so that a whole COPY statement can be checked in one set-based SQL
+ * pass (PostgreSQL 15 has no pg_input_is_valid()).  It uses the parsers'
+ * error-returning entry points: pg_parse_json() for the configuration,
+ * ParseDateTime()/DecodeDateTime() for the timestamp and the exact decimal
+ * scaler of src/core for the measured values.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <ctype.h>
+
+#include "access/htup_details.h"
+#include "catalog/pg_type.h"
+#include "common/jsonapi.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "mb/pg_wchar.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/datetime.h"
+#include "utils/timestamp.h"
+
+#include "core/decimal.h"
+#include "core/jcs.h"
+
+/* Columns of kernelindex.liger_rows, in upstream order (1-based). */
+#define LR_KERNEL_NAME		1
+#define LR_KERNEL_PROVIDER	2
+#define LR_OPERATION_MODE	3
+#define LR_METRIC_NAME		4
+#define LR_METRIC_UNIT		5
+#define LR_X_NAME			6
+#define LR_X_LABEL			7
+#define LR_X_VALUE			8
+#define LR_Y_VALUE_50		9
+#define LR_Y_VALUE_20		10
+#define LR_Y_VALUE_80		11
+#define LR_EXTRA_CONFIG		12
+#define LR_GPU_NAME			13
+#define LR_TIMESTAMP		14
+#define LR_LIGER_VERSION	15
+#define LR_NCOLUMNS			15
+
+static const char *const lr_column_names[LR_NCOLUMNS + 1] = {
+	NULL,
+	"kernel_name", "kernel_provider", "kernel_operation_mode",
+	"metric_name", "metric_unit", "x_name", "x_label", "x_value",
+	"y_value_50", "y_value_20", "y_value_80",
+	"extra_benchmark_config_str", "gpu_name", "timestamp", "liger_version"
+};
+
+/* Longest value shown in a fault before it is cut. */
+#define LR_SHOWN_MAX	200
+
+/* State of the JSON walk over extra_benchmark_config_str. */
+typedef struct ConfigCheck
+{
+	int			depth;
+	bool		top_is_object;
+	char	   *bad_number;		/* first number a double cannot carry */
+} ConfigCheck;
+
+PG_FUNCTION_INFO_V1(kidx_liger_row_fault);
+
+/* Build the {column, value, reason} answer. */
+static Datum
+fault_result(int column, const char *value, const char *reason)
+{
+	Datum		elems[3];
+	char	   *shown;
+	size_t		len = value ? strlen(value) : 0;
+
+	if (value == NULL)
+		shown = pstrdup("");
+	else if (len <= LR_SHOWN_MAX)
+		shown = pstrdup(value);
+	else
+		shown = psprintf("%.*s...",
+						 pg_mbcliplen(value, (int) len, LR_SHOWN_MAX), value);
+	elems[0] = CStringGetTextDatum(lr_column_names[column]);
+	elems[1] = CStringGetTextDatum(shown);
+	elems[2] = CStringGetTextDatum(reason);
+	return PointerGetDatum(construct_array(elems, 3, TEXTOID, -1, false,
+										   TYPALIGN_INT));
+}
+
+/* True if s is empty or only white space. */
+static bool
+is_blank(const char *s)
+{
+	for (; *s; s++)
+		if (!isspace((unsigned char) *s))
+			return false;
+	return true;
+}
+
+/* Trimmed copy of s. */
+static char *
+trimmed(const char *s)
+{
+	const char *end;
+
+	while (isspace((unsigned char) *s))
+		s++;
+	end = s + strlen(s);
+	while (end > s && isspace((unsigned char) end[-1]))
+		end--;
+	return pnstrdup(s, end - s);
+}
+
+/* True if s (trimmed) follows the JSON number grammar. */
+static bool
+is_json_number(const char *s)
+{
+	if (*s == '-')
+		s++;
+	if (*s == '0')
+		s++;
+	else if (*s >= '1' && *s <= '9')
+		while (isdigit((unsigned char) *s))
+			s++;
+	else
+		return false;
+	if (*s == '.')
+	{
+		s++;
+		if (!isdigit((unsigned char) *s))
+			return false;
+		while (isdigit((unsigned char) *s))
+			s++;
+	}
+	if (*s == 'e' || *s == 'E')
+	{
+		s++;
+		if (*s == '+' || *s == '-')
+			s++;
+		if (!isdigit((unsigned char) *s))
+			return false;
+		while (isdigit((unsigned char) *s))
+			s++;
+	}
+	return *s == '\0';
+}
+
+/* Reason a measured value cannot be used, or NULL. */
+static const char *
+measure_fault(const char *value, uint32_t multiplier)
+{
+	char	   *t = trimmed(value);
+	int64_t		scaled;
+	char		buf[JCS_NUMBER_BUFLEN];
+	size_t		buflen;
+
+	if (!is_json_number(t))
+		return "not a decimal number";
+	if (t[0] == '-' && strcspn(t, "123456789") < strcspn(t, "eE"))
+		return "negative";
+	switch (dec_scale_round_int64(t, strlen(t), multiplier, &scaled))
+	{
+		case DEC_OK:
+			break;
+		case DEC_OUT_OF_RANGE:
+			return "too large: its conversion does not fit in bigint";
+		default:
+			return "not a decimal number";
+	}
+	if (jcs_number_from_decimal(t, strlen(t), buf, &buflen) != JCS_NUM_OK)
+		return "has more digits than a double carries; it cannot be kept exactly as written";
+	return NULL;
+}
+
+/* JSON walk: note the top-level container. */
+static void
+config_object_start(void *state)
+{
+	ConfigCheck *c = (ConfigCheck *) state;
+
+	if (c->depth++ == 0)
+		c->top_is_object = true;
+}
+
+/* JSON walk: leave an object. */
+static void
+config_object_end(void *state)
+{
+	((ConfigCheck *) state)->depth--;
+}
+
+/* JSON walk: enter an array. */
+static void
+config_array_start(void *state)
+{
+	((ConfigCheck *) state)->depth++;
+}
+
+/* JSON walk: leave an array. */
+static void
+config_array_end(void *state)
+{
+	((ConfigCheck *) state)->depth--;
+}
+
+/* JSON walk: every number must be one a double carries exactly. */
+static void
+config_scalar(void *state, char *token, JsonTokenType tokentype)
+{
+	ConfigCheck *c = (ConfigCheck *) state;
+	char		buf[JCS_NUMBER_BUFLEN];
+	size_t		buflen;
+
+	if (tokentype != JSON_TOKEN_NUMBER || c->bad_number != NULL)
+		return;
+	if (jcs_number_from_decimal(token, strlen(token), buf, &buflen) != JCS_NUM_OK)
+		c->bad_number = pstrdup(token);
+}
+
+/* Reason extra_benchmark_config_str cannot be used, or NULL. */
+static const char *
+config_fault(char *value)
+{
+	JsonLexContext *lex;
+	JsonSemAction sem;
+	ConfigCheck state;
+	JsonParseErrorType err;
+
+	memset(&sem, 0, sizeof(sem));
+	memset(&state, 0, sizeof(state));
+	sem.semstate = &state;
+	sem.object_start = config_object_start;
+	sem.object_end = config_object_end;
+	sem.array_start = config_array_start;
+	sem.array_end = config_array_end;
+	sem.scalar = config_scalar;
+
+	lex = makeJsonLexContextCstringLen(value, strlen(value),
+									   GetDatabaseEncoding(), true);
+	err = pg_parse_json(lex, &sem);
+	if (err != JSON_SUCCESS)
+		return psprintf("malformed JSON (%s)", json_errdetail(err, lex));
+	if (!state.top_is_object)
+		return "not a JSON object";
+	if (state.bad_number != NULL)
+		return psprintf("the number %s has more digits than a double carries "
+						"(write it as a string)", state.bad_number);
+	return NULL;
+}
+
+/* Reason the timestamp cannot be used, or NULL. */
+static const char *
+timestamp_fault(const char *value)
+{
+	char		workbuf[MAXDATELEN + MAXDATEFIELDS];
+	char	   *field[MAXDATEFIELDS];
+	int			ftype[MAXDATEFIELDS];
+	int			nf;
+	int			dtype;
+	struct pg_tm tt;
+	fsec_t		fsec;
+	Timestamp	ts;
+
+	/* Digits and date/time punctuation only: no "now", "yesterday", zones. */
+	if (!isdigit((unsigned char) value[strspn(value, " ")]) ||
+		strspn(value, "0123456789-:. T") != strlen(value))
+		return "not a date and time YYYY-MM-DD HH:MM:SS";
+	if (ParseDateTime(value, workbuf, sizeof(workbuf), field, ftype,
+					  MAXDATEFIELDS, &nf) != 0)
+		return "not a date and time";
+	/* No tzp: a time zone in the value is refused (Liger writes UTC). */
+	if (DecodeDateTime(field, ftype, nf, &dtype, &tt, &fsec, NULL) != 0)
+		return "not a valid date and time without time zone";
+	if (dtype != DTK_DATE)
+		return "not a date and time";
+	if (tm2timestamp(&tt, fsec, NULL, &ts) != 0 || tt.tm_year < 1 ||
+		tt.tm_year > 9999)
+		return "out of range";
+	return NULL;
+}
+
+/*
+ * kidx_liger_row_fault(kernelindex.liger_rows) -> text[]
+ *
+ * NULL for a good row, else {column, value, reason} for its first fault.
+ */
+Datum
+kidx_liger_row_fault(PG_FUNCTION_ARGS)
+{
+	HeapTupleHeader row = PG_GETARG_HEAPTUPLEHEADER(0);
+	char	   *v[LR_NCOLUMNS + 1];
+	const char *reason;
+	const char *metric;
+	const char *unit;
+	bool		memory;
+	int			i;
+
+	for (i = 1; i <= LR_NCOLUMNS; i++)
+	{
+		bool		isnull;
+		Datum		d = GetAttributeByNum(row, i, &isnull);
+
+		v[i] = isnull ? NULL : TextDatumGetCString(d);
+	}
+
+	/* Required fields: all but x_label and liger_version. */
+	for (i = 1; i <= LR_NCOLUMNS; i++)
+	{
+		if (i == LR_X_LABEL || i == LR_LIGER_VERSION)
+			continue;
+		if (v[i] == NULL || is_blank(v[i]))
+			PG_RETURN_DATUM(fault_result(i, v[i], "empty required field"));
+	}
+
+	metric = v[LR_METRIC_NAME];
+	unit = v[LR_METRIC_UNIT];
+	if (strcmp(metric, "speed") == 0)
+		memory = false;
+	else if (strcmp(metric, "memory") == 0)
+		memory = true;
+	else
+		PG_RETURN_DATUM(fault_result(LR_METRIC_NAME, metric,
+									 "unknown metric, expected \"speed\" or \"memory\""));
+	if (strcmp(unit, memory ? "MB" : "ms") != 0)
+		PG_RETURN_DATUM(fault_result(LR_METRIC_UNIT, unit,
+									 memory ? "unknown unit for metric \"memory\", expected \"MB\""
+									 : "unknown unit for metric \"speed\", expected \"ms\""));
+
+	{
+		char	   *x = trimmed(v[LR_X_VALUE]);
+		char		buf[JCS_NUMBER_BUFLEN];
+		size_t		buflen;
+
+		if (is_json_number(x) &&
+			jcs_number_from_decimal(x, strlen(x), buf, &buflen) != JCS_NUM_OK)
+			PG_RETURN_DATUM(fault_result(LR_X_VALUE, v[LR_X_VALUE],
+										 "has more digits than a double carries; it cannot be kept exactly as written"));
+	}
+
+	for (i = LR_Y_VALUE_50; i <= LR_Y_VALUE_80; i++)
+	{
+		reason = measure_fault(v[i], memory ? 1048576 : 1000000);
+		if (reason != NULL)
+			PG_RETURN_DATUM(fault_result(i, v[i], reason));
+	}
+
+	reason = config_fault(v[LR_EXTRA_CONFIG]);
+	if (reason != NULL)
+		PG_RETURN_DATUM(fault_result(LR_EXTRA_CONFIG, v[LR_EXTRA_CONFIG], reason));
+
+	reason = timestamp_fault(v[LR_TIMESTAMP]);
+	if (reason != NULL)
+		PG_RETURN_DATUM(fault_result(LR_TIMESTAMP, v[LR_TIMESTAMP], reason));
+
+	PG_RETURN_NULL();
+}

@@ -1,0 +1,713 @@
+/* ---------------------------------------------------------------------
+ * 6. Ingestion of Liger-Kernel benchmark CSV (SPEC section 7)
+ *
+ *   \copy kernelindex.liger_rows FROM 'all_benchmark_data.csv'
+ *         WITH (FORMAT csv, HEADER MATCH)
+ *
+ * The rows land in the staging table kernelindex.liger_rows; a statement-
+ * level trigger checks them all in one pass (C: kernelindex.liger_row_fault),
+ * turns them, set-based, into resource bundles (one SQL statement for the
+ * whole COPY, with the protocol, environment, workload and implementation
+ * documents built once per distinct input), stores them with
+ * kernelindex.ingest_bundles and empties the staging table again, so that
+ * every committed state of kernelindex.liger_rows is empty.
+ *
+ * Catalogs (kernelindex.gpus, kernels, providers, liger_passes) are plain
+ * tables users extend with INSERT; rows the extension seeds are marked
+ * builtin and are not dumped by pg_dump (the extension script recreates
+ * them), rows users add are.
+ * --------------------------------------------------------------------- */
+
+/* --- Catalogs -------------------------------------------------------- */
+
+CREATE TABLE kernelindex.gpus (
+	name text PRIMARY KEY,
+	vendor text NOT NULL CHECK (vendor IN ('nvidia', 'amd', 'intel') OR vendor ~ '^[a-z0-9_-]+$'),
+	product text NOT NULL,
+	form_factor text,
+	architecture text,
+	title text,
+	builtin boolean NOT NULL DEFAULT false
+);
+COMMENT ON TABLE kernelindex.gpus IS
+'GPU catalog: the device name a harness reports (torch.cuda.get_device_name) to the hardware an ExecutionEnvironment describes; extend with INSERT';
+COMMENT ON COLUMN kernelindex.gpus.name IS 'device name exactly as the harness writes it, e.g. NVIDIA A100-SXM4-80GB';
+COMMENT ON COLUMN kernelindex.gpus.vendor IS 'lowercase vendor: nvidia, amd, intel';
+COMMENT ON COLUMN kernelindex.gpus.product IS 'product without board variant, e.g. NVIDIA A100';
+COMMENT ON COLUMN kernelindex.gpus.form_factor IS 'board variant (module and memory), e.g. SXM4-80GB; NULL when the name carries none';
+COMMENT ON COLUMN kernelindex.gpus.architecture IS 'compute architecture target, e.g. sm_80, gfx942, xe-hpc';
+COMMENT ON COLUMN kernelindex.gpus.title IS 'short display name used in titles, e.g. A100-SXM4-80GB; NULL: the name without its vendor word';
+COMMENT ON COLUMN kernelindex.gpus.builtin IS 'true for rows the extension seeds (not dumped by pg_dump)';
+
+CREATE TABLE kernelindex.kernels (
+	name text PRIMARY KEY,
+	title text NOT NULL,
+	label_template text,
+	label_x_name text,
+	label_defaults jsonb NOT NULL DEFAULT '{}' CHECK (jsonb_typeof(label_defaults) = 'object'),
+	builtin boolean NOT NULL DEFAULT false
+);
+COMMENT ON TABLE kernelindex.kernels IS
+'Kernel catalog: benchmark kernel name to display title and workload-label rule; extend with INSERT';
+COMMENT ON COLUMN kernelindex.kernels.name IS 'kernel name as the harness writes it, e.g. sparsemax';
+COMMENT ON COLUMN kernelindex.kernels.title IS 'display title, e.g. Sparsemax';
+COMMENT ON COLUMN kernelindex.kernels.label_template IS
+'workload label template: {K} is input K (the x column or a config key; numbers as written canonically, torch dtypes shortened: torch.float32 -> fp32, torch.bfloat16 -> bf16), {A*B} the product of two numeric inputs; NULL: the generic label x=v,key=value,...';
+COMMENT ON COLUMN kernelindex.kernels.label_x_name IS 'the x column the template expects; another x name is appended to the label';
+COMMENT ON COLUMN kernelindex.kernels.label_defaults IS
+'inputs the template leaves out when they have these values; any other input the template does not show alone is appended as ,key=value so that two different workloads never share a label';
+COMMENT ON COLUMN kernelindex.kernels.builtin IS 'true for rows the extension seeds (not dumped by pg_dump)';
+
+CREATE TABLE kernelindex.providers (
+	name text PRIMARY KEY,
+	title text NOT NULL,
+	is_reference boolean NOT NULL DEFAULT false,
+	builtin boolean NOT NULL DEFAULT false
+);
+COMMENT ON TABLE kernelindex.providers IS
+'Provider catalog: implementation provider name (kernel_provider) to display title; extend with INSERT';
+COMMENT ON COLUMN kernelindex.providers.name IS 'provider name as the harness writes it, e.g. torch, liger';
+COMMENT ON COLUMN kernelindex.providers.title IS 'display title, e.g. PyTorch';
+COMMENT ON COLUMN kernelindex.providers.is_reference IS 'true for the baseline implementation speedups are measured against (torch)';
+COMMENT ON COLUMN kernelindex.providers.builtin IS 'true for rows the extension seeds (not dumped by pg_dump)';
+
+CREATE TABLE kernelindex.liger_passes (
+	name text PRIMARY KEY,
+	timed text NOT NULL,
+	builtin boolean NOT NULL DEFAULT false
+);
+COMMENT ON TABLE kernelindex.liger_passes IS
+'Liger operation modes (kernel_operation_mode) and what the harness runs in each; the protocol documents are built from it; extend with INSERT';
+COMMENT ON COLUMN kernelindex.liger_passes.name IS 'operation mode as Liger writes it: forward, backward, full';
+COMMENT ON COLUMN kernelindex.liger_passes.timed IS 'what runs in that mode, as a phrase, e.g. the module forward pass';
+COMMENT ON COLUMN kernelindex.liger_passes.builtin IS 'true for rows the extension seeds (not dumped by pg_dump)';
+
+SELECT pg_catalog.pg_extension_config_dump('kernelindex.gpus', 'WHERE NOT builtin');
+SELECT pg_catalog.pg_extension_config_dump('kernelindex.kernels', 'WHERE NOT builtin');
+SELECT pg_catalog.pg_extension_config_dump('kernelindex.providers', 'WHERE NOT builtin');
+SELECT pg_catalog.pg_extension_config_dump('kernelindex.liger_passes', 'WHERE NOT builtin');
+
+INSERT INTO kernelindex.liger_passes (name, timed, builtin) VALUES
+('forward', 'the module forward pass', true),
+('backward', 'the backward pass of the module output given a random upstream gradient', true),
+('full', 'the module forward pass followed by the backward pass of its output given a random upstream gradient, together', true);
+
+INSERT INTO kernelindex.providers (name, title, is_reference, builtin) VALUES
+('torch', 'PyTorch', true, true),
+('liger', 'Liger Kernel', false, true),
+('huggingface', 'Hugging Face Transformers', false, true),
+('torch_compile', 'PyTorch (torch.compile)', false, true),
+('liger_tiled', 'Liger Kernel (tiled)', false, true),
+('deepspeed_tiled', 'DeepSpeed (tiled)', false, true),
+('megatron', 'Megatron-LM', false, true),
+('megatron-fused', 'Megatron-LM (fused)', false, true),
+('megatron-unfused', 'Megatron-LM (unfused)', false, true),
+('liger_fused_add_rms_norm', 'Liger Kernel (fused add + RMSNorm)', false, true),
+('liger_rms_norm', 'Liger Kernel (RMSNorm)', false, true),
+('liger_in_place', 'Liger Kernel (in place)', false, true),
+('triton', 'Triton', false, true),
+('apex', 'NVIDIA Apex', false, true),
+('flash_attn', 'FlashAttention', false, true),
+('unsloth', 'Unsloth', false, true);
+
+INSERT INTO kernelindex.kernels (name, title, label_template, label_x_name, label_defaults, builtin) VALUES
+('sparsemax', 'Sparsemax', 'features{V}-tokens{B*T}-{dtype}', 'V', '{"B": 4, "T": 512, "dim": -1}', true),
+('fused_linear_grpo_loss_sequence', 'GRPO loss, sequence-level importance sampling', 'batch{B}-seq{T}-vocab{V}-{dtype}', 'B', '{"H": 4096, "importance_sampling_level": "sequence"}', true),
+('fused_linear_grpo_loss_token', 'GRPO loss, token-level importance sampling', NULL, NULL, '{}', true),
+('cross_entropy', 'Cross entropy', NULL, NULL, '{}', true),
+('distill_cosine_loss', 'Distillation cosine loss', NULL, NULL, '{}', true),
+('distill_jsd_loss', 'Distillation JSD loss', NULL, NULL, '{}', true),
+('embedding', 'Embedding', NULL, NULL, '{}', true),
+('fused_add_rms_norm', 'Fused add + RMSNorm', NULL, NULL, '{}', true),
+('fused_linear_cpo_loss', 'Fused linear CPO loss', NULL, NULL, '{}', true),
+('fused_linear_cross_entropy', 'Fused linear cross entropy', NULL, NULL, '{}', true),
+('fused_linear_jsd', 'Fused linear JSD', NULL, NULL, '{}', true),
+('fused_linear_orpo_loss', 'Fused linear ORPO loss', NULL, NULL, '{}', true),
+('fused_linear_simpo_loss', 'Fused linear SimPO loss', NULL, NULL, '{}', true),
+('fused_linear_dpo_loss', 'Fused linear DPO loss', NULL, NULL, '{}', true),
+('fused_moe', 'Fused mixture of experts', NULL, NULL, '{}', true),
+('fused_neighborhood_attention', 'Fused neighborhood attention', NULL, NULL, '{}', true),
+('geglu', 'GEGLU', NULL, NULL, '{}', true),
+('group_norm', 'GroupNorm', NULL, NULL, '{}', true),
+('jsd', 'Jensen-Shannon divergence', NULL, NULL, '{}', true),
+('kl_div', 'KL divergence', NULL, NULL, '{}', true),
+('kto_loss', 'KTO loss', NULL, NULL, '{}', true),
+('layer_norm', 'LayerNorm', NULL, NULL, '{}', true),
+('llama4_rope', 'Llama 4 RoPE', NULL, NULL, '{}', true),
+('megatron_cross_entropy', 'Megatron cross entropy', NULL, NULL, '{}', true),
+('megatron_rms_norm', 'Megatron RMSNorm', NULL, NULL, '{}', true),
+('megatron_swiglu', 'Megatron SwiGLU', NULL, NULL, '{}', true),
+('multi_token_attention', 'Multi-token attention', NULL, NULL, '{}', true),
+('relu_squared', 'Squared ReLU', NULL, NULL, '{}', true),
+('rms_norm', 'RMSNorm', NULL, NULL, '{}', true),
+('rope', 'RoPE', NULL, NULL, '{}', true),
+('softmax', 'Softmax', NULL, NULL, '{}', true),
+('sparse_multi_token_attention', 'Sparse multi-token attention', NULL, NULL, '{}', true),
+('swiglu', 'SwiGLU', NULL, NULL, '{}', true),
+('tiled_geglu', 'Tiled GEGLU', NULL, NULL, '{}', true),
+('tiled_swiglu', 'Tiled SwiGLU', NULL, NULL, '{}', true),
+('tvd', 'Total variation distance', NULL, NULL, '{}', true),
+('dyt', 'DyT', NULL, NULL, '{}', true),
+('qwen2vl_mrope', 'Qwen2-VL M-RoPE', NULL, NULL, '{}', true),
+('poly_norm', 'PolyNorm', NULL, NULL, '{}', true);
+
+INSERT INTO kernelindex.gpus (name, vendor, product, form_factor, architecture, title, builtin) VALUES
+-- In the upstream Liger file
+('NVIDIA GeForce RTX 3090', 'nvidia', 'NVIDIA GeForce RTX 3090', NULL, 'sm_86', NULL, true),
+('NVIDIA GeForce RTX 4090', 'nvidia', 'NVIDIA GeForce RTX 4090', NULL, 'sm_89', NULL, true),
+('NVIDIA A100-SXM4-80GB', 'nvidia', 'NVIDIA A100', 'SXM4-80GB', 'sm_80', NULL, true),
+('NVIDIA H100 80GB HBM3', 'nvidia', 'NVIDIA H100', 'SXM5-80GB', 'sm_90', NULL, true),
+('NVIDIA H100 PCIe', 'nvidia', 'NVIDIA H100', 'PCIe-80GB', 'sm_90', NULL, true),
+('NVIDIA B200', 'nvidia', 'NVIDIA B200', NULL, 'sm_100', NULL, true),
+-- NVIDIA data centre
+('NVIDIA A100-SXM4-40GB', 'nvidia', 'NVIDIA A100', 'SXM4-40GB', 'sm_80', NULL, true),
+('NVIDIA A100-PCIE-40GB', 'nvidia', 'NVIDIA A100', 'PCIe-40GB', 'sm_80', NULL, true),
+('NVIDIA A100 80GB PCIe', 'nvidia', 'NVIDIA A100', 'PCIe-80GB', 'sm_80', NULL, true),
+('NVIDIA A10', 'nvidia', 'NVIDIA A10', NULL, 'sm_86', NULL, true),
+('NVIDIA A10G', 'nvidia', 'NVIDIA A10G', NULL, 'sm_86', NULL, true),
+('NVIDIA A30', 'nvidia', 'NVIDIA A30', NULL, 'sm_80', NULL, true),
+('NVIDIA A40', 'nvidia', 'NVIDIA A40', NULL, 'sm_86', NULL, true),
+('NVIDIA L4', 'nvidia', 'NVIDIA L4', NULL, 'sm_89', NULL, true),
+('NVIDIA L40', 'nvidia', 'NVIDIA L40', NULL, 'sm_89', NULL, true),
+('NVIDIA L40S', 'nvidia', 'NVIDIA L40S', NULL, 'sm_89', NULL, true),
+('Tesla T4', 'nvidia', 'NVIDIA T4', NULL, 'sm_75', 'T4', true),
+('Tesla V100-SXM2-16GB', 'nvidia', 'NVIDIA V100', 'SXM2-16GB', 'sm_70', 'V100-SXM2-16GB', true),
+('Tesla V100-SXM2-32GB', 'nvidia', 'NVIDIA V100', 'SXM2-32GB', 'sm_70', 'V100-SXM2-32GB', true),
+('NVIDIA H100 NVL', 'nvidia', 'NVIDIA H100', 'NVL-94GB', 'sm_90', NULL, true),
+('NVIDIA H800', 'nvidia', 'NVIDIA H800', NULL, 'sm_90', NULL, true),
+('NVIDIA H200', 'nvidia', 'NVIDIA H200', 'SXM5-141GB', 'sm_90', NULL, true),
+('NVIDIA H200 NVL', 'nvidia', 'NVIDIA H200', 'NVL-141GB', 'sm_90', NULL, true),
+('NVIDIA H20', 'nvidia', 'NVIDIA H20', NULL, 'sm_90', NULL, true),
+('NVIDIA GH200 480GB', 'nvidia', 'NVIDIA GH200', '480GB', 'sm_90', NULL, true),
+('NVIDIA B100', 'nvidia', 'NVIDIA B100', NULL, 'sm_100', NULL, true),
+('NVIDIA GB200', 'nvidia', 'NVIDIA GB200', NULL, 'sm_100', NULL, true),
+('NVIDIA B300', 'nvidia', 'NVIDIA B300', NULL, 'sm_103', NULL, true),
+('NVIDIA RTX 6000 Ada Generation', 'nvidia', 'NVIDIA RTX 6000 Ada Generation', NULL, 'sm_89', NULL, true),
+('NVIDIA RTX A6000', 'nvidia', 'NVIDIA RTX A6000', NULL, 'sm_86', NULL, true),
+('NVIDIA RTX PRO 6000 Blackwell Server Edition', 'nvidia', 'NVIDIA RTX PRO 6000 Blackwell', 'Server Edition', 'sm_120', NULL, true),
+-- NVIDIA consumer
+('NVIDIA GeForce RTX 3080', 'nvidia', 'NVIDIA GeForce RTX 3080', NULL, 'sm_86', NULL, true),
+('NVIDIA GeForce RTX 3080 Ti', 'nvidia', 'NVIDIA GeForce RTX 3080 Ti', NULL, 'sm_86', NULL, true),
+('NVIDIA GeForce RTX 3090 Ti', 'nvidia', 'NVIDIA GeForce RTX 3090 Ti', NULL, 'sm_86', NULL, true),
+('NVIDIA GeForce RTX 4070', 'nvidia', 'NVIDIA GeForce RTX 4070', NULL, 'sm_89', NULL, true),
+('NVIDIA GeForce RTX 4080', 'nvidia', 'NVIDIA GeForce RTX 4080', NULL, 'sm_89', NULL, true),
+('NVIDIA GeForce RTX 4080 SUPER', 'nvidia', 'NVIDIA GeForce RTX 4080 SUPER', NULL, 'sm_89', NULL, true),
+('NVIDIA GeForce RTX 5070', 'nvidia', 'NVIDIA GeForce RTX 5070', NULL, 'sm_120', NULL, true),
+('NVIDIA GeForce RTX 5080', 'nvidia', 'NVIDIA GeForce RTX 5080', NULL, 'sm_120', NULL, true),
+('NVIDIA GeForce RTX 5090', 'nvidia', 'NVIDIA GeForce RTX 5090', NULL, 'sm_120', NULL, true),
+-- AMD data centre and consumer
+('AMD Instinct MI100', 'amd', 'AMD Instinct MI100', NULL, 'gfx908', NULL, true),
+('AMD Instinct MI210', 'amd', 'AMD Instinct MI210', NULL, 'gfx90a', NULL, true),
+('AMD Instinct MI250X', 'amd', 'AMD Instinct MI250X', NULL, 'gfx90a', NULL, true),
+('AMD Instinct MI250X/MI250', 'amd', 'AMD Instinct MI250X', NULL, 'gfx90a', NULL, true),
+('AMD Instinct MI300A', 'amd', 'AMD Instinct MI300A', NULL, 'gfx942', NULL, true),
+('AMD Instinct MI300X', 'amd', 'AMD Instinct MI300X', NULL, 'gfx942', NULL, true),
+('AMD Instinct MI325X', 'amd', 'AMD Instinct MI325X', NULL, 'gfx942', NULL, true),
+('AMD Instinct MI350X', 'amd', 'AMD Instinct MI350X', NULL, 'gfx950', NULL, true),
+('AMD Instinct MI355X', 'amd', 'AMD Instinct MI355X', NULL, 'gfx950', NULL, true),
+('AMD Radeon RX 7900 XTX', 'amd', 'AMD Radeon RX 7900 XTX', NULL, 'gfx1100', NULL, true),
+('AMD Radeon RX 7900 XT', 'amd', 'AMD Radeon RX 7900 XT', NULL, 'gfx1100', NULL, true),
+('AMD Radeon PRO W7900', 'amd', 'AMD Radeon PRO W7900', NULL, 'gfx1100', NULL, true),
+('AMD Radeon RX 9070 XT', 'amd', 'AMD Radeon RX 9070 XT', NULL, 'gfx1201', NULL, true),
+-- Intel data centre and consumer
+('Intel(R) Data Center GPU Max 1100', 'intel', 'Intel Data Center GPU Max 1100', NULL, 'xe-hpc', 'Data Center GPU Max 1100', true),
+('Intel(R) Data Center GPU Max 1550', 'intel', 'Intel Data Center GPU Max 1550', NULL, 'xe-hpc', 'Data Center GPU Max 1550', true),
+('Intel(R) Gaudi 2', 'intel', 'Intel Gaudi 2', NULL, 'gaudi2', 'Gaudi 2', true),
+('Intel(R) Gaudi 3', 'intel', 'Intel Gaudi 3', NULL, 'gaudi3', 'Gaudi 3', true),
+('Intel(R) Arc(TM) A770 Graphics', 'intel', 'Intel Arc A770', NULL, 'xe-hpg', 'Arc A770', true),
+('Intel(R) Arc(TM) B580 Graphics', 'intel', 'Intel Arc B580', NULL, 'xe2-hpg', 'Arc B580', true);
+
+/* --- Staging target and rejected rows -------------------------------- */
+
+-- Unlogged: every committed state is empty (the trigger empties it).
+CREATE UNLOGGED TABLE kernelindex.liger_rows (
+	kernel_name text,
+	kernel_provider text,
+	kernel_operation_mode text,
+	metric_name text,
+	metric_unit text,
+	x_name text,
+	x_label text,
+	x_value text,
+	y_value_50 text,
+	y_value_20 text,
+	y_value_80 text,
+	extra_benchmark_config_str text,
+	gpu_name text,
+	"timestamp" text,
+	liger_version text
+);
+COMMENT ON TABLE kernelindex.liger_rows IS
+'COPY target for Liger-Kernel benchmark CSV (benchmark/data/all_benchmark_data.csv, 15 columns in upstream order): each COPY statement turns its rows into runs and leaves this table empty';
+COMMENT ON COLUMN kernelindex.liger_rows.kernel_name IS 'benchmark kernel, e.g. sparsemax (kernel catalog: kernelindex.kernels)';
+COMMENT ON COLUMN kernelindex.liger_rows.kernel_provider IS 'implementation provider, e.g. torch, liger (kernelindex.providers)';
+COMMENT ON COLUMN kernelindex.liger_rows.kernel_operation_mode IS 'timed pass: forward, backward, full (kernelindex.liger_passes)';
+COMMENT ON COLUMN kernelindex.liger_rows.metric_name IS 'speed or memory';
+COMMENT ON COLUMN kernelindex.liger_rows.metric_unit IS 'ms for speed, MB (meaning MiB) for memory';
+COMMENT ON COLUMN kernelindex.liger_rows.x_name IS 'name of the swept input';
+COMMENT ON COLUMN kernelindex.liger_rows.x_label IS 'description of the swept input (optional)';
+COMMENT ON COLUMN kernelindex.liger_rows.x_value IS 'value of the swept input';
+COMMENT ON COLUMN kernelindex.liger_rows.y_value_50 IS 'median (ms or MiB)';
+COMMENT ON COLUMN kernelindex.liger_rows.y_value_20 IS '20th percentile (ms or MiB)';
+COMMENT ON COLUMN kernelindex.liger_rows.y_value_80 IS '80th percentile (ms or MiB)';
+COMMENT ON COLUMN kernelindex.liger_rows.extra_benchmark_config_str IS 'the other inputs, a JSON object';
+COMMENT ON COLUMN kernelindex.liger_rows.gpu_name IS 'device name (kernelindex.gpus)';
+COMMENT ON COLUMN kernelindex.liger_rows."timestamp" IS 'when the row was measured, UTC, YYYY-MM-DD HH:MM:SS';
+COMMENT ON COLUMN kernelindex.liger_rows.liger_version IS 'Liger-Kernel release (optional; the run label liger_version)';
+
+CREATE TABLE kernelindex.rejected_rows (
+	id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+	source text NOT NULL DEFAULT 'liger',
+	rejected_at timestamptz NOT NULL DEFAULT pg_catalog.now(),
+	row_number bigint NOT NULL,
+	column_name text NOT NULL,
+	bad_value text,
+	reason text NOT NULL,
+	kernel_name text,
+	kernel_provider text,
+	kernel_operation_mode text,
+	metric_name text,
+	metric_unit text,
+	x_name text,
+	x_label text,
+	x_value text,
+	y_value_50 text,
+	y_value_20 text,
+	y_value_80 text,
+	extra_benchmark_config_str text,
+	gpu_name text,
+	"timestamp" text,
+	liger_version text
+);
+COMMENT ON TABLE kernelindex.rejected_rows IS
+'Rows CSV ingestion could not turn into runs, kept verbatim with the reason (only with SET kernelindex.on_bad_row = ''quarantine'')';
+COMMENT ON COLUMN kernelindex.rejected_rows.id IS 'arbitrary row id';
+COMMENT ON COLUMN kernelindex.rejected_rows.source IS 'which CSV format the row came in: liger';
+COMMENT ON COLUMN kernelindex.rejected_rows.rejected_at IS 'start of the transaction that loaded the row';
+COMMENT ON COLUMN kernelindex.rejected_rows.row_number IS 'position of the row in its COPY statement (1 = first data row; the file line is this + 1 with a header)';
+COMMENT ON COLUMN kernelindex.rejected_rows.column_name IS 'the first column found at fault';
+COMMENT ON COLUMN kernelindex.rejected_rows.bad_value IS 'that column''s value (cut at 200 characters)';
+COMMENT ON COLUMN kernelindex.rejected_rows.reason IS 'what is wrong with the value';
+COMMENT ON COLUMN kernelindex.rejected_rows.kernel_name IS 'the row''s kernel_name, verbatim';
+COMMENT ON COLUMN kernelindex.rejected_rows.kernel_provider IS 'the row''s kernel_provider, verbatim';
+COMMENT ON COLUMN kernelindex.rejected_rows.kernel_operation_mode IS 'the row''s kernel_operation_mode, verbatim';
+COMMENT ON COLUMN kernelindex.rejected_rows.metric_name IS 'the row''s metric_name, verbatim';
+COMMENT ON COLUMN kernelindex.rejected_rows.metric_unit IS 'the row''s metric_unit, verbatim';
+COMMENT ON COLUMN kernelindex.rejected_rows.x_name IS 'the row''s x_name, verbatim';
+COMMENT ON COLUMN kernelindex.rejected_rows.x_label IS 'the row''s x_label, verbatim';
+COMMENT ON COLUMN kernelindex.rejected_rows.x_value IS 'the row''s x_value, verbatim';
+COMMENT ON COLUMN kernelindex.rejected_rows.y_value_50 IS 'the row''s y_value_50, verbatim';
+COMMENT ON COLUMN kernelindex.rejected_rows.y_value_20 IS 'the row''s y_value_20, verbatim';
+COMMENT ON COLUMN kernelindex.rejected_rows.y_value_80 IS 'the row''s y_value_80, verbatim';
+COMMENT ON COLUMN kernelindex.rejected_rows.extra_benchmark_config_str IS 'the row''s extra_benchmark_config_str, verbatim';
+COMMENT ON COLUMN kernelindex.rejected_rows.gpu_name IS 'the row''s gpu_name, verbatim';
+COMMENT ON COLUMN kernelindex.rejected_rows."timestamp" IS 'the row''s timestamp, verbatim';
+COMMENT ON COLUMN kernelindex.rejected_rows.liger_version IS 'the row''s liger_version, verbatim';
+SELECT pg_catalog.pg_extension_config_dump('kernelindex.rejected_rows', '');
+SELECT pg_catalog.pg_extension_config_dump('kernelindex.rejected_rows_id_seq', '');
+
+/* --- Row checks and document builders --------------------------------- */
+
+CREATE FUNCTION kernelindex.liger_row_fault(kernelindex.liger_rows)
+RETURNS text[]
+AS 'MODULE_PATHNAME', 'kidx_liger_row_fault' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION kernelindex.liger_row_fault(kernelindex.liger_rows) IS
+'NULL for a Liger CSV row that can become a run, else {column, value, reason} of its first fault (checked without raising errors)';
+
+CREATE FUNCTION kernelindex.liger_slug(s text)
+RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+RETURN pg_catalog.btrim(pg_catalog.regexp_replace(pg_catalog.lower(s), '[^a-z0-9]+', '-', 'g'), '-');
+COMMENT ON FUNCTION kernelindex.liger_slug(text) IS
+'lowercase, every run of characters other than a-z and 0-9 turned into one hyphen, no hyphen at either end';
+
+CREATE FUNCTION kernelindex.liger_label_value(v jsonb)
+RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+RETURN CASE
+	WHEN pg_catalog.jsonb_typeof(v) = 'string'
+		AND (v OPERATOR(pg_catalog.#>>) '{}') ~ '^[A-Za-z_][A-Za-z0-9_.]*$'
+		AND (v OPERATOR(pg_catalog.#>>) '{}') NOT IN ('true', 'false', 'null')
+	THEN v OPERATOR(pg_catalog.#>>) '{}'
+	ELSE pg_catalog.replace(@extschema@.kidx_canonical(v), '/', '\u002f')
+END;
+COMMENT ON FUNCTION kernelindex.liger_label_value(jsonb) IS
+'a JSON value as written in a workload label: numbers canonically, identifier-like strings bare, anything else as canonical JSON (slash escaped)';
+
+CREATE FUNCTION kernelindex.liger_dtype_label(s text)
+RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+RETURN CASE
+	WHEN s ~ '^torch\.float[0-9]' THEN 'fp' || pg_catalog.substr(s, 12)
+	WHEN s ~ '^torch\.bfloat[0-9]' THEN 'bf' || pg_catalog.substr(s, 13)
+	ELSE pg_catalog.regexp_replace(s, '^torch\.', '')
+END;
+COMMENT ON FUNCTION kernelindex.liger_dtype_label(text) IS
+'short dtype for labels: torch.float32 -> fp32, torch.bfloat16 -> bf16, torch.int8 -> int8';
+
+CREATE FUNCTION kernelindex.liger_label_placeholder(p text, inputs jsonb)
+RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+RETURN CASE
+	WHEN p ~ '^[^*]+\*[^*]+$' THEN
+		CASE WHEN pg_catalog.jsonb_typeof(inputs OPERATOR(pg_catalog.->) pg_catalog.split_part(p, '*', 1)) = 'number'
+			AND pg_catalog.jsonb_typeof(inputs OPERATOR(pg_catalog.->) pg_catalog.split_part(p, '*', 2)) = 'number'
+		THEN @extschema@.kidx_canonical(pg_catalog.to_jsonb(
+			(inputs OPERATOR(pg_catalog.->>) pg_catalog.split_part(p, '*', 1))::numeric
+			OPERATOR(pg_catalog.*) (inputs OPERATOR(pg_catalog.->>) pg_catalog.split_part(p, '*', 2))::numeric))
+		ELSE 'na' END
+	WHEN pg_catalog.jsonb_typeof(inputs OPERATOR(pg_catalog.->) p) = 'string' THEN
+		kernelindex.liger_dtype_label(inputs OPERATOR(pg_catalog.->>) p)
+	WHEN inputs OPERATOR(pg_catalog.?) p THEN @extschema@.kidx_canonical(inputs OPERATOR(pg_catalog.->) p)
+	ELSE 'na'
+END;
+COMMENT ON FUNCTION kernelindex.liger_label_placeholder(text, jsonb) IS
+'value of one label-template placeholder ({K} or {A*B}) for the given inputs';
+
+CREATE FUNCTION kernelindex.liger_workload_label(kernel text, x_name text, x_value jsonb, config jsonb)
+RETURNS text
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+	RETURN (WITH k AS (
+		SELECT kc.label_template, kc.label_x_name, kc.label_defaults,
+			config OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(x_name, x_value) AS inputs
+		FROM kernelindex.kernels kc
+		WHERE kc.name OPERATOR(pg_catalog.=) kernel AND kc.label_template IS NOT NULL
+	), lone AS (
+		SELECT m.m[1] AS key
+		FROM k, pg_catalog.regexp_matches(k.label_template, '\{([^{}*]+)\}', 'g') AS m(m)
+	), rendered AS (
+		SELECT pg_catalog.string_agg(s.part, '' ORDER BY s.ord) AS label
+		FROM (
+			SELECT t.ord * 2 AS ord, t.lit AS part
+			FROM k, pg_catalog.regexp_split_to_table(k.label_template, '\{[^{}]*\}') WITH ORDINALITY AS t(lit, ord)
+			UNION ALL
+			SELECT m.ord * 2 + 1, kernelindex.liger_label_placeholder(m.m[1], k.inputs)
+			FROM k, pg_catalog.regexp_matches(k.label_template, '\{([^{}]*)\}', 'g') WITH ORDINALITY AS m(m, ord)
+		) s
+	), extra AS (
+		SELECT pg_catalog.string_agg(',' || kernelindex.liger_label_value(pg_catalog.to_jsonb(e.key)) || '='
+				|| COALESCE(kernelindex.liger_label_value(k.inputs OPERATOR(pg_catalog.->) e.key), ''),
+				'' ORDER BY e.key COLLATE "C") AS suffix
+		FROM k, (SELECT j.key FROM k, pg_catalog.jsonb_object_keys(k.inputs) AS j(key)
+				UNION SELECT d.key FROM k, pg_catalog.jsonb_object_keys(k.label_defaults) AS d(key)) e
+		WHERE NOT (e.key IN (SELECT lone.key FROM lone)
+				AND (pg_catalog.jsonb_typeof(k.inputs OPERATOR(pg_catalog.->) e.key) = 'number'
+					OR (k.inputs OPERATOR(pg_catalog.->>) e.key) ~ '^torch\.(float|bfloat|int|uint|complex)[0-9]+(_[a-z0-9]+)?$'))
+			AND (k.inputs OPERATOR(pg_catalog.->) e.key) IS DISTINCT FROM (k.label_defaults OPERATOR(pg_catalog.->) e.key)
+	)
+	SELECT COALESCE(
+		(SELECT rendered.label
+			|| CASE WHEN k.label_x_name IS DISTINCT FROM x_name
+				THEN ',x=' || kernelindex.liger_label_value(pg_catalog.to_jsonb(x_name)) ELSE '' END
+			|| CASE WHEN (config OPERATOR(pg_catalog.?) x_name) AND (config OPERATOR(pg_catalog.->) x_name) IS DISTINCT FROM x_value
+				THEN ',' || kernelindex.liger_label_value(pg_catalog.to_jsonb(x_name)) || '@config='
+					|| kernelindex.liger_label_value(config OPERATOR(pg_catalog.->) x_name) ELSE '' END
+			|| COALESCE(extra.suffix, '')
+		 FROM k, rendered, extra),
+		kernelindex.liger_label_value(pg_catalog.to_jsonb(x_name)) || '=' || kernelindex.liger_label_value(x_value)
+		|| COALESCE((SELECT pg_catalog.string_agg(',' || kernelindex.liger_label_value(pg_catalog.to_jsonb(j.key)) || '='
+						|| kernelindex.liger_label_value(j.value), '' ORDER BY j.key COLLATE "C")
+					FROM pg_catalog.jsonb_each(config) AS j), '')));
+END;
+$fn$;
+COMMENT ON FUNCTION kernelindex.liger_workload_label(text, text, jsonb, jsonb) IS
+'workload label of a Liger row: the kernel''s template (kernelindex.kernels) plus every input it leaves ambiguous, or the generic x=v,key=value,... label; two different workloads of a kernel never share a label';
+
+CREATE FUNCTION kernelindex.liger_x_value(x text)
+RETURNS jsonb
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+RETURN CASE WHEN x ~ '^\s*-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?\s*$'
+	THEN pg_catalog.to_jsonb(x::numeric) ELSE pg_catalog.to_jsonb(x) END;
+COMMENT ON FUNCTION kernelindex.liger_x_value(text) IS
+'x_value as JSON: a number when it is written as one, else a string';
+
+CREATE FUNCTION kernelindex.liger_harness()
+RETURNS jsonb
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN '{"name": "Liger-Kernel benchmark scripts", "repository": "https://github.com/linkedin/Liger-Kernel"}'::jsonb;
+COMMENT ON FUNCTION kernelindex.liger_harness() IS
+'the harness object of Liger protocol and implementation documents';
+
+CREATE FUNCTION kernelindex.liger_protocol(metric text, pass text)
+RETURNS jsonb
+LANGUAGE sql STABLE PARALLEL SAFE
+BEGIN ATOMIC
+	SELECT CASE WHEN metric = 'memory' THEN
+		pg_catalog.jsonb_build_object(
+			'apiVersion', 'kernelindex.dev/v1alpha1',
+			'kind', 'BenchmarkProtocol',
+			'metadata', pg_catalog.jsonb_build_object(
+				'name', 'liger-bench-peak-memory-' || kernelindex.liger_slug(pass),
+				'title', 'Liger benchmark harness · ' || pass || ' pass peak memory'),
+			'spec', pg_catalog.jsonb_build_object(
+				'harness', kernelindex.liger_harness(),
+				'measurement', '{"method": "torch.cuda.max_memory_allocated", "unit": "bytes", "primaryStatistic": "median"}'::jsonb,
+				'comparability', pg_catalog.jsonb_build_object(
+					'family', 'liger_kernel_bench_memory',
+					'notes', 'Measured: peak GPU memory allocated through PyTorch (torch.cuda.max_memory_allocated, peak statistics reset before each repetition) while running '
+						|| COALESCE(p.timed, 'the pass the upstream harness calls "' || pass || '"')
+						|| ', over repeated runs with quantiles 0.5/0.2/0.8 (median with p20/p80 spread). Liger writes MiB; stored as exact bytes (x 1048576). The upstream CSV records no CUDA, driver, or torch version; the Liger release rides each run''s labels. Comparable only within one kernel, workload, measured pass, and GPU.')))
+	ELSE
+		pg_catalog.jsonb_build_object(
+			'apiVersion', 'kernelindex.dev/v1alpha1',
+			'kind', 'BenchmarkProtocol',
+			'metadata', pg_catalog.jsonb_build_object(
+				'name', 'liger-bench-do-bench-' || kernelindex.liger_slug(pass),
+				'title', 'Liger benchmark harness · ' || pass || ' pass'),
+			'spec', pg_catalog.jsonb_build_object(
+				'harness', kernelindex.liger_harness(),
+				'measurement', '{"timer": "cuda_events", "primaryStatistic": "median"}'::jsonb,
+				'comparability', pg_catalog.jsonb_build_object(
+					'family', 'liger_kernel_bench',
+					'notes', 'Timed: '
+						|| COALESCE(p.timed, 'the pass the upstream harness calls "' || pass || '"')
+						|| ', via triton.testing.do_bench with quantiles 0.5/0.2/0.8 (median with p20/p80 spread). The upstream CSV records no CUDA, driver, or torch version; the Liger release rides each run''s labels. Comparable only within one kernel, workload, timed pass, and GPU.')))
+	END
+	FROM (SELECT 1) one LEFT JOIN kernelindex.liger_passes p ON p.name OPERATOR(pg_catalog.=) pass;
+END;
+COMMENT ON FUNCTION kernelindex.liger_protocol(text, text) IS
+'BenchmarkProtocol document for Liger rows of a metric (speed or memory) and operation mode (kernelindex.liger_passes; an unknown mode gets a generic note)';
+
+CREATE FUNCTION kernelindex.liger_environment(gpu text)
+RETURNS jsonb
+LANGUAGE sql STABLE PARALLEL SAFE
+BEGIN ATOMIC
+	SELECT pg_catalog.jsonb_build_object(
+		'apiVersion', 'kernelindex.dev/v1alpha1',
+		'kind', 'ExecutionEnvironment',
+		'metadata', pg_catalog.jsonb_build_object(
+			'name', pg_catalog.rtrim(pg_catalog.left('liger-bench-' || kernelindex.liger_slug(gpu), 100), '-'),
+			'title', 'Liger benchmark host · ' || COALESCE(g.title,
+				pg_catalog.regexp_replace(gpu, '^(NVIDIA|AMD|Intel(\(R\))?)\s+', '', 'i'))),
+		'spec', pg_catalog.jsonb_build_object(
+			'hardware', pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
+				'vendor', COALESCE(g.vendor, CASE
+					WHEN gpu ~* '^(nvidia|tesla|quadro|geforce)' THEN 'nvidia'
+					WHEN gpu ~* '^(amd|radeon)' THEN 'amd'
+					WHEN gpu ~* '^intel' THEN 'intel' END),
+				'product', COALESCE(g.product, gpu),
+				'formFactor', g.form_factor,
+				'architecture', g.architecture)),
+			'software', '{}'::jsonb))
+	FROM (SELECT 1) one LEFT JOIN kernelindex.gpus g ON g.name OPERATOR(pg_catalog.=) gpu;
+END;
+COMMENT ON FUNCTION kernelindex.liger_environment(text) IS
+'ExecutionEnvironment document for a GPU name (kernelindex.gpus; an unknown GPU gets its name as product and the vendor its name shows)';
+
+CREATE FUNCTION kernelindex.liger_implementation(kernel text, provider text)
+RETURNS jsonb
+LANGUAGE sql STABLE PARALLEL SAFE
+BEGIN ATOMIC
+	SELECT pg_catalog.jsonb_build_object(
+		'apiVersion', 'kernelindex.dev/v1alpha1',
+		'kind', 'Implementation',
+		'metadata', pg_catalog.jsonb_build_object(
+			'name', pg_catalog.rtrim(pg_catalog.left('liger-impl-' || kernelindex.liger_slug(kernel) || '-' || kernelindex.liger_slug(provider), 100), '-'),
+			'title', COALESCE(k.title, kernel) || ' · ' || COALESCE(p.title, provider)),
+		'spec', pg_catalog.jsonb_build_object(
+			'harness', kernelindex.liger_harness(),
+			'kernel', kernel,
+			'provider', provider))
+	FROM (SELECT 1) one
+	LEFT JOIN kernelindex.kernels k ON k.name OPERATOR(pg_catalog.=) kernel
+	LEFT JOIN kernelindex.providers p ON p.name OPERATOR(pg_catalog.=) provider;
+END;
+COMMENT ON FUNCTION kernelindex.liger_implementation(text, text) IS
+'Implementation document of a Liger kernel provider: spec {harness, kernel, provider}';
+
+CREATE FUNCTION kernelindex.liger_workload(kernel text, x_name text, x_label text, x_value text, config text)
+RETURNS jsonb
+LANGUAGE sql STABLE PARALLEL SAFE
+BEGIN ATOMIC
+	SELECT pg_catalog.jsonb_build_object(
+		'apiVersion', 'kernelindex.dev/v1alpha1',
+		'kind', 'Workload',
+		'metadata', pg_catalog.jsonb_build_object(
+			'name', pg_catalog.rtrim(pg_catalog.left('liger-workload-' || kernelindex.liger_slug(kernel) || '-' || kernelindex.liger_slug(l.label), 100), '-'),
+			'title', COALESCE(k.title, kernel) || ' · ' || l.label,
+			'labels', pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object('label', l.label, 'x_label', x_label))),
+		'spec', pg_catalog.jsonb_build_object(
+			'source', 'liger-kernel-bench',
+			'kernel', kernel,
+			'x', pg_catalog.jsonb_build_object('name', x_name, 'value', kernelindex.liger_x_value(x_value)),
+			'config', config::jsonb))
+	FROM (SELECT kernelindex.liger_workload_label(kernel, x_name, kernelindex.liger_x_value(x_value), config::jsonb) AS label OFFSET 0) l
+	LEFT JOIN kernelindex.kernels k ON k.name OPERATOR(pg_catalog.=) kernel;
+END;
+COMMENT ON FUNCTION kernelindex.liger_workload(text, text, text, text, text) IS
+'Workload document of a Liger row: spec {source, kernel, x {name, value}, config}; metadata.labels.label is the workload label';
+
+/* --- The set-based step: staged rows to bundles ------------------------ */
+
+CREATE FUNCTION kernelindex.liger_rows_ingest()
+RETURNS trigger
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+	quarantine boolean;
+	bad record;
+	has_bad boolean := false;
+	stored bigint;
+BEGIN
+	-- 1. Check every row of the statement (C, no per-row exceptions).
+	SELECT s.* INTO bad
+	FROM (SELECT row_number() OVER () AS ord, kernelindex.liger_row_fault(n) AS f, n.*
+		  FROM liger_new_rows n) s
+	WHERE s.f IS NOT NULL
+	ORDER BY s.ord
+	LIMIT 1;
+	IF FOUND THEN
+		has_bad := true;
+		-- Read after the C check ran: that loaded the library, which defines the setting.
+		quarantine := COALESCE(current_setting('kernelindex.on_bad_row', true), 'error') = 'quarantine';
+		IF NOT quarantine THEN
+			RAISE EXCEPTION USING
+				ERRCODE = CASE bad.f[1] WHEN 'timestamp' THEN '22007' ELSE '22P02' END,
+				MESSAGE = format('bad value "%s" in column %s (row %s of this COPY): %s',
+								 bad.f[2], bad.f[1], bad.ord, bad.f[3]),
+				DETAIL = format('The row is kernel_name "%s", kernel_provider "%s", kernel_operation_mode "%s", metric_name "%s", gpu_name "%s", x_name "%s", x_value "%s", timestamp "%s". Nothing was stored.',
+								bad.kernel_name, bad.kernel_provider, bad.kernel_operation_mode,
+								bad.metric_name, bad.gpu_name, bad.x_name, bad.x_value, bad."timestamp"),
+				HINT = 'Fix the row, or SET kernelindex.on_bad_row = ''quarantine'' to store the good rows and keep the bad ones, with their reason, in kernelindex.rejected_rows.';
+		END IF;
+		INSERT INTO kernelindex.rejected_rows
+			(row_number, column_name, bad_value, reason,
+			 kernel_name, kernel_provider, kernel_operation_mode, metric_name, metric_unit,
+			 x_name, x_label, x_value, y_value_50, y_value_20, y_value_80,
+			 extra_benchmark_config_str, gpu_name, "timestamp", liger_version)
+		SELECT s.ord, s.f[1], s.f[2], s.f[3],
+			s.kernel_name, s.kernel_provider, s.kernel_operation_mode, s.metric_name, s.metric_unit,
+			s.x_name, s.x_label, s.x_value, s.y_value_50, s.y_value_20, s.y_value_80,
+			s.extra_benchmark_config_str, s.gpu_name, s."timestamp", s.liger_version
+		FROM (SELECT row_number() OVER () AS ord, kernelindex.liger_row_fault(n) AS f, n.*
+			  FROM liger_new_rows n) s
+		WHERE s.f IS NOT NULL
+		ORDER BY s.ord;
+	END IF;
+
+	-- 2. Documents, set-based: dimensions once per distinct input.
+	WITH src AS MATERIALIZED (
+		SELECT row_number() OVER () AS ord, n.*
+		FROM liger_new_rows n
+		WHERE NOT has_bad OR kernelindex.liger_row_fault(n) IS NULL
+	), wl AS MATERIALIZED (
+		SELECT d.kernel_name, d.x_name, d.x_label, d.x_value, d.extra_benchmark_config_str, w.doc,
+			@extschema@.kidx_resource_digest(w.doc)::text AS digest,
+			w.doc #>> '{metadata,labels,label}' AS label
+		FROM (SELECT DISTINCT kernel_name, x_name, x_label, x_value, extra_benchmark_config_str FROM src) d,
+			LATERAL (SELECT kernelindex.liger_workload(d.kernel_name, d.x_name, d.x_label, d.x_value,
+													  d.extra_benchmark_config_str) AS doc OFFSET 0) w
+	), env AS MATERIALIZED (
+		SELECT d.gpu_name, e.doc, @extschema@.kidx_resource_digest(e.doc)::text AS digest
+		FROM (SELECT DISTINCT gpu_name FROM src) d,
+			LATERAL (SELECT kernelindex.liger_environment(d.gpu_name) AS doc OFFSET 0) e
+	), prot AS MATERIALIZED (
+		SELECT d.metric_name, d.kernel_operation_mode, p.doc, @extschema@.kidx_resource_digest(p.doc)::text AS digest
+		FROM (SELECT DISTINCT metric_name, kernel_operation_mode FROM src) d,
+			LATERAL (SELECT kernelindex.liger_protocol(d.metric_name, d.kernel_operation_mode) AS doc OFFSET 0) p
+	), impl AS MATERIALIZED (
+		SELECT d.kernel_name, d.kernel_provider, i.doc, @extschema@.kidx_resource_digest(i.doc)::text AS digest,
+			COALESCE(k.title, d.kernel_name) AS kernel_title
+		FROM (SELECT DISTINCT kernel_name, kernel_provider FROM src) d
+		LEFT JOIN kernelindex.kernels k ON k.name = d.kernel_name,
+			LATERAL (SELECT kernelindex.liger_implementation(d.kernel_name, d.kernel_provider) AS doc OFFSET 0) i
+	), r AS (
+		SELECT s.metric_name = 'memory' AS mem, s.*,
+			s."timestamp"::timestamp AS ts,
+			wl.label, wl.digest AS w_digest, wl.doc AS w_doc,
+			env.digest AS e_digest, env.doc AS e_doc,
+			prot.digest AS p_digest, prot.doc AS p_doc,
+			impl.digest AS i_digest, impl.doc AS i_doc, impl.kernel_title
+		FROM src s
+		JOIN wl ON wl.kernel_name = s.kernel_name AND wl.x_name = s.x_name
+			AND wl.x_label IS NOT DISTINCT FROM s.x_label AND wl.x_value = s.x_value
+			AND wl.extra_benchmark_config_str = s.extra_benchmark_config_str
+		JOIN env ON env.gpu_name = s.gpu_name
+		JOIN prot ON prot.metric_name = s.metric_name AND prot.kernel_operation_mode = s.kernel_operation_mode
+		JOIN impl ON impl.kernel_name = s.kernel_name AND impl.kernel_provider = s.kernel_provider
+	), ids AS (
+		SELECT r.*,
+			to_char(r.ts, 'YYYY-MM-DD-HH24-MI-SS')
+				|| CASE WHEN date_trunc('second', r.ts) = r.ts THEN '' ELSE '-' || to_char(r.ts, 'US') END AS ts_slug,
+			CASE WHEN r.mem THEN '/memory' ELSE '' END AS mem_part
+		FROM r
+	), docs AS (
+		SELECT i.ord, i.p_doc, i.e_doc, i.w_doc, i.i_doc,
+			jsonb_build_object(
+				'apiVersion', 'kernelindex.dev/v1alpha1',
+				'kind', 'BenchmarkRun',
+				'metadata', jsonb_build_object(
+					'name', rtrim(left('liger-' || kernelindex.liger_slug(i.kernel_name)
+						|| '-' || kernelindex.liger_slug(i.kernel_operation_mode)
+						|| CASE WHEN i.mem THEN '-memory' ELSE '' END
+						|| '-' || kernelindex.liger_slug(i.kernel_provider)
+						|| '-' || kernelindex.liger_slug(i.gpu_name)
+						|| '-' || kernelindex.liger_slug(i.label)
+						|| '-' || i.ts_slug, 100), '-'),
+					'title', i.kernel_title || ' · ' || i.kernel_provider || ' · ' || i.kernel_operation_mode
+						|| CASE WHEN i.mem THEN ' · memory' ELSE '' END,
+					'labels', jsonb_strip_nulls(jsonb_build_object('liger_version', NULLIF(i.liger_version, '')))),
+				'spec', jsonb_build_object(
+					'status', 'passed',
+					'observedAt', to_char(i.ts, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+					'measurements', CASE WHEN i.mem THEN jsonb_build_array(
+							jsonb_build_object('unit', 'bytes', 'value', @extschema@.kidx_mib_to_bytes(i.y_value_20),
+											   'metric', 'peakMemory', 'statistic', 'p20'),
+							jsonb_build_object('unit', 'bytes', 'value', @extschema@.kidx_mib_to_bytes(i.y_value_80),
+											   'metric', 'peakMemory', 'statistic', 'p80'))
+						ELSE jsonb_build_array(
+							jsonb_build_object('unit', 'ns', 'value', @extschema@.kidx_ms_to_ns(i.y_value_20),
+											   'metric', 'latency', 'statistic', 'p20'),
+							jsonb_build_object('unit', 'ns', 'value', @extschema@.kidx_ms_to_ns(i.y_value_80),
+											   'metric', 'latency', 'statistic', 'p80')) END,
+					'sourceNative', jsonb_build_object(
+						'source', 'liger-kernel-bench',
+						'metrics', CASE WHEN i.mem
+							THEN jsonb_build_object('mb_20', i.y_value_20::numeric, 'mb_50', i.y_value_50::numeric,
+													'mb_80', i.y_value_80::numeric)
+							ELSE jsonb_build_object('ms_20', i.y_value_20::numeric, 'ms_50', i.y_value_50::numeric,
+													'ms_80', i.y_value_80::numeric) END,
+						'benchmark', i.kernel_name || '/' || i.kernel_operation_mode || i.mem_part,
+						'externalId', i.kernel_name || '/' || i.kernel_operation_mode || i.mem_part
+							|| '/' || i.kernel_provider || '/' || kernelindex.liger_slug(i.gpu_name)
+							|| '/' || i.label || '/' || i.ts_slug),
+					'protocolDigest', i.p_digest,
+					'workloadDigest', i.w_digest,
+					'environmentDigest', i.e_digest,
+					'implementationDigest', i.i_digest)
+				|| CASE WHEN i.mem
+					THEN jsonb_build_object('memory', jsonb_build_object(
+						'peakBytes', jsonb_build_object('median', @extschema@.kidx_mib_to_bytes(i.y_value_50)),
+						'primaryStatistic', 'median'))
+					ELSE jsonb_build_object('timing', jsonb_build_object(
+						'latencyNs', jsonb_build_object('median', @extschema@.kidx_ms_to_ns(i.y_value_50)),
+						'primaryStatistic', 'median')) END) AS run,
+			i.kernel_name || '/' || i.kernel_operation_mode || i.mem_part || '/' || i.kernel_provider
+				|| '/' || i.gpu_name || '/' || i.label || '/' || i.ts_slug AS sort_key
+		FROM ids i
+	), chunks AS (
+		SELECT kernelindex.ingest_bundles(array_agg(
+				jsonb_build_object('run', d.run, 'protocol', d.p_doc, 'environment', d.e_doc,
+								   'workload', d.w_doc, 'implementation', d.i_doc)
+				ORDER BY d.sort_key COLLATE "C", d.run::text COLLATE "C")) AS n
+		FROM (SELECT docs.*, (rank() OVER (ORDER BY docs.sort_key COLLATE "C") - 1) / 10000 AS chunk FROM docs) d
+		GROUP BY d.chunk
+	)
+	SELECT COALESCE(sum(chunks.n), 0) INTO stored FROM chunks;
+
+	-- 3. Every committed state of the staging table is empty.
+	DELETE FROM kernelindex.liger_rows;
+	RETURN NULL;
+END;
+$fn$;
+COMMENT ON FUNCTION kernelindex.liger_rows_ingest() IS
+'statement trigger of kernelindex.liger_rows: checks the statement''s rows, builds their bundles set-based, stores them with kernelindex.ingest_bundles, empties the staging table';
+
+CREATE TRIGGER liger_rows_ingest
+AFTER INSERT ON kernelindex.liger_rows
+REFERENCING NEW TABLE AS liger_new_rows
+FOR EACH STATEMENT EXECUTE FUNCTION kernelindex.liger_rows_ingest();

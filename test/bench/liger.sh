@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Benchmark (SPEC section 9): loading LIGER_BENCH_ROWS (default 1,000,000)
+# rows in Liger's CSV format into fully resolved runs, against a plain COPY of
+# the same file into an unindexed table of 15 text columns, side by side in
+# one run on the same cluster.  The rows are the upstream file's rows over
+# and over, each with its own timestamp (so every row is a distinct run).
+# Target: ratio at most 3.  Run by `make bench` (libpq variables set, the
+# extension installed); it creates and drops its own database.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+csv="$here/../../../shared/data/liger/all_benchmark_data.csv"
+[ -r "$csv" ] || csv="$here/../data/liger_sample.csv"
+csv=$(cd "$(dirname "$csv")" && pwd)/$(basename "$csv")
+n=${LIGER_BENCH_ROWS:-1000000}
+db=liger_bench_$$
+work=$(mktemp -d /tmp/liger-bench.XXXXXX)
+big="$work/liger_${n}.csv"
+cleanup() {
+	psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 || true
+	rm -rf "$work"
+}
+trap cleanup EXIT
+q() { psql -X -q -v ON_ERROR_STOP=1 -d "$db" "$@"; }
+now() { date +%s.%N; }
+
+psql -X -q -v ON_ERROR_STOP=1 -d postgres -c "CREATE DATABASE $db"
+q -c "CREATE EXTENSION kernelindex"
+
+# Generate the file from the upstream rows, one distinct timestamp per row.
+q <<SQL
+CREATE TABLE upstream (LIKE kernelindex.liger_rows);
+\\copy upstream FROM '$csv' WITH (FORMAT csv, HEADER MATCH)
+CREATE TABLE upstream_n AS SELECT row_number() OVER () AS ord, u.* FROM upstream u;
+\\copy (SELECT u.kernel_name, u.kernel_provider, u.kernel_operation_mode, u.metric_name, u.metric_unit, u.x_name, u.x_label, u.x_value, u.y_value_50, u.y_value_20, u.y_value_80, u.extra_benchmark_config_str, u.gpu_name, to_char(timestamp '2020-01-01' + g * interval '1 second', 'YYYY-MM-DD HH24:MI:SS') AS "timestamp", u.liger_version FROM generate_series(0, $n - 1) g JOIN upstream_n u ON u.ord = g % (SELECT count(*) FROM upstream_n) + 1 ORDER BY g) TO '$big' WITH (FORMAT csv, HEADER)
+SQL
+echo "file: $(($(wc -l <"$big") - 1)) rows, $(du -h "$big" | cut -f1)"
+
+q -c "CREATE TABLE plain (kernel_name text, kernel_provider text, kernel_operation_mode text, metric_name text, metric_unit text, x_name text, x_label text, x_value text, y_value_50 text, y_value_20 text, y_value_80 text, extra_benchmark_config_str text, gpu_name text, \"timestamp\" text, liger_version text)"
+q -c "CHECKPOINT"
+
+t0=$(now)
+q -c "\\copy plain FROM '$big' WITH (FORMAT csv, HEADER MATCH)"
+t1=$(now)
+q -c "CHECKPOINT"
+t2=$(now)
+q -c "\\copy kernelindex.liger_rows FROM '$big' WITH (FORMAT csv, HEADER MATCH)"
+t3=$(now)
+
+runs=$(q -At -c "SELECT count(*) FROM kernelindex.runs")
+awk -v t0="$t0" -v t1="$t1" -v t2="$t2" -v t3="$t3" -v runs="$runs" 'BEGIN {
+	printf "plain COPY into 15 text columns:   %8.2f s\n", t1 - t0
+	printf "COPY into resolved runs:           %8.2f s  (%d runs)\n", t3 - t2, runs
+	printf "ratio: %.2fx (target <= 3x)\n", (t3 - t2) / (t1 - t0)
+}'
+[ "$runs" -eq "$n" ] || { echo "FAILED: $n rows gave $runs runs"; exit 1; }

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Liger upstream suite: load ../shared's all_benchmark_data.csv and check that
+#  - lines 692 and 1424 (header = line 1) export, through
+#    kernelindex.run_document, as the two reference records, every field
+#    equal except workloadDigest and implementationDigest;
+#  - every one of the file's data rows is accounted for (one run per row, or
+#    one run per set of true duplicates, and no rejected row);
+#  - loading the file a second time changes nothing.
+# Run by test/run.sh with libpq variables pointing at a throwaway cluster
+# whose PostgreSQL has the extension installed.  Exit status non-zero on failure.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+shared="$here/../../../shared"
+csv="$shared/data/liger/all_benchmark_data.csv"
+records="$shared/reference/records"
+if [ ! -r "$csv" ]; then
+	echo "skipped: $csv absent"
+	exit 0
+fi
+csv=$(cd "$(dirname "$csv")" && pwd)/$(basename "$csv")
+
+db=liger_upstream_$$
+psql_db() { psql -X -q -v ON_ERROR_STOP=1 -d "$db" "$@"; }
+cleanup() { psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 || true; }
+trap cleanup EXIT
+fail=0
+check() {						# check NAME EXPECTED ACTUAL
+	if [ "$2" = "$3" ]; then
+		echo "ok: $1"
+	else
+		echo "FAILED: $1: expected $2, got $3"
+		fail=1
+	fi
+}
+
+psql -X -q -v ON_ERROR_STOP=1 -d postgres -c "CREATE DATABASE $db"
+psql_db -c "CREATE EXTENSION kernelindex"
+
+# 1. Each reference line alone, then exported.
+for spec in "692:sparsemax-backward-torch-rtx3090.json" "1424:grpo-sequence-forward-torch-a100.json"; do
+	line=${spec%%:*}
+	ref="$records/${spec#*:}"
+	if [ ! -r "$ref" ]; then
+		echo "FAILED: reference record $ref absent"
+		fail=1
+		continue
+	fi
+	tmp=$(mktemp)
+	sed -n "1p;${line}p" "$csv" >"$tmp"
+	got=$(psql_db -At <<-SQL
+		BEGIN;
+		\copy kernelindex.liger_rows FROM '$tmp' WITH (FORMAT csv, HEADER MATCH)
+		SELECT CASE WHEN count(*) <> 1 THEN 'runs: ' || count(*)
+			WHEN bool_and(kernelindex.run_document(r.digest) #- '{run,spec,workloadDigest}' #- '{run,spec,implementationDigest}'
+				= \$ref\$$(cat "$ref")\$ref\$::jsonb #- '{run,spec,workloadDigest}' #- '{run,spec,implementationDigest}')
+			THEN 'equal' ELSE 'different: ' || max(kernelindex.run_document(r.digest)::text) END
+		FROM kernelindex.runs r;
+		ROLLBACK;
+	SQL
+	)
+	rm -f "$tmp"
+	check "line $line exports as $(basename "$ref")" equal "$got"
+done
+
+# 2. The whole file: every row accounted for.
+rows=$(($(wc -l <"$csv") - 1))
+start=$(date +%s)
+psql_db -c "\\copy kernelindex.liger_rows FROM '$csv' WITH (FORMAT csv, HEADER MATCH)"
+echo "loaded $rows rows in $(($(date +%s) - start)) s"
+dups=$(tail -n +2 "$csv" | sort | uniq -d | wc -l)
+distinct=$(tail -n +2 "$csv" | sort -u | wc -l)
+echo "upstream rows repeated verbatim: $dups"
+runs=$(psql_db -At -c "SELECT count(*) FROM kernelindex.runs")
+rejected=$(psql_db -At -c "SELECT count(*) FROM kernelindex.rejected_rows")
+ids=$(psql_db -At -c "SELECT count(DISTINCT external_id) FROM kernelindex.run_facts")
+check "data rows in the file" 2448 "$rows"
+check "one run per distinct row" "$distinct" "$runs"
+check "rejected rows" 0 "$rejected"
+check "distinct externalIds" "$runs" "$ids"
+check "staging table empty" 0 "$(psql_db -At -c "SELECT count(*) FROM kernelindex.liger_rows")"
+
+# The reference lines, now within the whole load, still export exactly.
+for spec in "692:sparsemax-backward-torch-rtx3090.json" "1424:grpo-sequence-forward-torch-a100.json"; do
+	ref="$records/${spec#*:}"
+	[ -r "$ref" ] || continue
+	got=$(psql_db -At <<-SQL
+		SELECT count(*) FILTER (WHERE kernelindex.run_document(f.run_digest) #- '{run,spec,workloadDigest}' #- '{run,spec,implementationDigest}'
+			= r.doc #- '{run,spec,workloadDigest}' #- '{run,spec,implementationDigest}')
+		FROM (SELECT \$ref\$$(cat "$ref")\$ref\$::jsonb AS doc) r
+		JOIN kernelindex.run_facts f ON f.external_id = r.doc #>> '{run,spec,sourceNative,externalId}';
+	SQL
+	)
+	check "line ${spec%%:*} in the whole load" 1 "$got"
+done
+
+# 3. Loading twice changes nothing.
+snapshot() {
+	psql_db -At <<-'SQL'
+		SELECT 'runs', count(*), md5(string_agg(digest::text, ',' ORDER BY digest)) FROM kernelindex.runs
+		UNION ALL SELECT 'protocols', count(*), md5(string_agg(document::text, ',' ORDER BY digest)) FROM kernelindex.protocols
+		UNION ALL SELECT 'environments', count(*), md5(string_agg(document::text, ',' ORDER BY digest)) FROM kernelindex.environments
+		UNION ALL SELECT 'workloads', count(*), md5(string_agg(document::text, ',' ORDER BY digest)) FROM kernelindex.workloads
+		UNION ALL SELECT 'implementations', count(*), md5(string_agg(document::text, ',' ORDER BY digest)) FROM kernelindex.implementations
+		UNION ALL SELECT 'rejected', count(*), '' FROM kernelindex.rejected_rows;
+	SQL
+}
+before=$(snapshot)
+psql_db -c "\\copy kernelindex.liger_rows FROM '$csv' WITH (FORMAT csv, HEADER MATCH)"
+after=$(snapshot)
+check "second load changes nothing" "$before" "$after"
+
+[ $fail -eq 0 ] && echo "liger_upstream: all checks passed"
+exit $fail

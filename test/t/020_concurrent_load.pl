@@ -1,0 +1,93 @@
+# Four sessions load the same Liger CSV at the same moment: they end with
+# exactly the rows of one load, with no error and no deadlock.
+use strict;
+use warnings;
+
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use IPC::Run;
+use Test::More;
+
+my $top = $ENV{KIDX_TOP} or die "KIDX_TOP is not set";
+# The upstream file when ../shared has it (2,448 rows), else the sample.
+my $shared = $ENV{KIDX_SHARED} // "$top/../shared";
+my $csv = "$shared/data/liger/all_benchmark_data.csv";
+$csv = "$top/test/data/liger_sample.csv" unless -r $csv;
+die "$csv absent" unless -r $csv;
+my $rows = () = slurp_file($csv) =~ /\n/g;
+$rows--;    # the header
+note "loading $csv ($rows rows)";
+
+my $node = PostgreSQL::Test::Cluster->new('concurrent');
+$node->init;
+$node->append_conf('postgresql.conf', "deadlock_timeout = 100ms\nlog_lock_waits = on\n");
+$node->start;
+
+for my $db ('once', 'racing')
+{
+	$node->safe_psql('postgres', "CREATE DATABASE $db");
+	$node->safe_psql($db, 'CREATE EXTENSION kernelindex');
+}
+$node->safe_psql('racing', 'CREATE TABLE barrier ()');
+
+# What one load gives.
+$node->safe_psql('once', "\\copy kernelindex.liger_rows FROM '$csv' WITH (FORMAT csv, HEADER MATCH)");
+
+my $snapshot = q{
+SELECT 'runs', count(*), md5(string_agg(digest::text, ',' ORDER BY digest)) FROM kernelindex.runs
+UNION ALL SELECT 'protocols', count(*), md5(string_agg(digest::text, ',' ORDER BY digest)) FROM kernelindex.protocols
+UNION ALL SELECT 'environments', count(*), md5(string_agg(digest::text, ',' ORDER BY digest)) FROM kernelindex.environments
+UNION ALL SELECT 'workloads', count(*), md5(string_agg(digest::text, ',' ORDER BY digest)) FROM kernelindex.workloads
+UNION ALL SELECT 'implementations', count(*), md5(string_agg(digest::text, ',' ORDER BY digest)) FROM kernelindex.implementations
+UNION ALL SELECT 'staged', count(*), '' FROM kernelindex.liger_rows
+UNION ALL SELECT 'rejected', count(*), '' FROM kernelindex.rejected_rows
+};
+my $once = $node->safe_psql('once', $snapshot);
+like($once, qr/^runs\|$rows\|/, "one load stores the $rows runs");
+
+# The barrier: a lock held while the four sessions start and queue on it.
+my ($bin, $bout, $berr) = ('', '', '');
+my $holder = IPC::Run::start(
+	[ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr('racing') ],
+	'<', \$bin, '>', \$bout, '2>', \$berr);
+$bin .= "BEGIN;\nLOCK TABLE barrier IN ACCESS EXCLUSIVE MODE;\nSELECT 'locked';\n";
+$holder->pump until $bout =~ /locked/;
+
+my @sessions;
+for my $i (1 .. 4)
+{
+	my ($out, $err) = ('', '');
+	my $h = IPC::Run::start(
+		[
+			'psql', '-X', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr('racing'),
+			'-c', 'SELECT count(*) FROM barrier',
+			'-c', "\\copy kernelindex.liger_rows FROM '$csv' WITH (FORMAT csv, HEADER MATCH)"
+		],
+		'>', \$out, '2>', \$err);
+	push @sessions, { h => $h, out => \$out, err => \$err };
+}
+
+# Release them together once all four wait on the barrier.
+$node->poll_query_until('racing',
+	"SELECT count(*) = 4 FROM pg_locks WHERE relation = 'barrier'::regclass AND NOT granted")
+  or die 'the four sessions did not reach the barrier';
+$bin .= "COMMIT;\n\\q\n";
+$holder->finish;
+
+my $i = 0;
+for my $s (@sessions)
+{
+	$i++;
+	$s->{h}->finish;
+	is($s->{h}->result(0), 0, "session $i exits 0");
+	unlike(${ $s->{err} }, qr/ERROR|deadlock/i, "session $i: no error, no deadlock");
+	like(${ $s->{out} }, qr/COPY $rows/, "session $i copied the $rows rows");
+}
+
+is($node->safe_psql('racing', $snapshot), $once, 'four racing loads end with exactly the rows of one load');
+
+my $log = slurp_file($node->logfile);
+unlike($log, qr/deadlock detected/, 'no deadlock in the server log');
+
+$node->stop;
+done_testing();
