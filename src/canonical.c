@@ -92,7 +92,10 @@ canon_sink_digest(void)
 	return sink;
 }
 
-/* Start a sink that collects the canonical text. */
+/*
+ * Start a sink that collects the canonical text.  It never uses the digest
+ * buffer (every write tests sink->text first), so that part is not allocated.
+ */
 static CanonSink *
 canon_sink_text(void)
 {
@@ -284,6 +287,17 @@ shown_number(const char *dec)
 	return buf.data;
 }
 
+/* The ECMAScript text of the double nearest a decimal, for messages. */
+static char *
+nearest_double_text(const char *dec)
+{
+	char		buf[JCS_NUMBER_BUFLEN];
+
+	if (jcs_format_double(strtod(dec, NULL), buf) < 0)
+		return pstrdup("an infinity");
+	return pstrdup(buf);
+}
+
 /* Write a jsonb number as RFC 8785 (ECMAScript) text, or refuse it. */
 static void
 canon_write_numeric(CanonSink *sink, Numeric num)
@@ -303,8 +317,9 @@ canon_write_numeric(CanonSink *sink, Numeric num)
 					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 					 errmsg("JSON number %s cannot be represented exactly as an IEEE 754 double",
 							shown_number(dec)),
-					 errdetail("Canonical JSON (RFC 8785) writes every number as a double; "
-							   "this value would change, and two different documents could get the same digest."),
+					 errdetail("Canonical JSON (RFC 8785) writes every number as a double, and the nearest double prints as %s; "
+							   "two different documents could get the same digest.",
+							   nearest_double_text(dec)),
 					 errhint("Pass numbers that need more precision than a double as JSON strings.")));
 			break;
 		case JCS_NUM_OUT_OF_RANGE:

@@ -15,7 +15,11 @@
 /* Where canonical bytes go: a text buffer or a running SHA-256. */
 typedef struct CanonSink CanonSink;
 
-/* Start a sink that hashes everything written to it. */
+/*
+ * Start a sink that hashes everything written to it.  A backend has one
+ * SHA-256 context: finish (or abandon) one digest sink before starting the
+ * next; digest sinks do not nest.
+ */
 extern CanonSink *canon_sink_digest(void);
 
 /* Write raw (already canonical) bytes to a sink. */

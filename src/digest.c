@@ -117,6 +117,13 @@ kidx_digest_in(PG_FUNCTION_ARGS)
 					 errdetail("Uppercase hexadecimal digit \"%c\" at position %d.",
 							   hex[i], KIDX_DIGEST_PREFIX_LEN + i + 1),
 					 errhint("Digests are written with lowercase hexadecimal digits.")));
+		if (IS_HIGHBIT_SET(hex[i]) && GetDatabaseEncoding() == PG_SQL_ASCII)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					 errmsg("invalid input syntax for type %s: \"%s\"",
+							"kidx_digest", shown_input(str)),
+					 errdetail("Byte 0x%02x at position %d is not a hexadecimal digit.",
+							   (unsigned char) hex[i], KIDX_DIGEST_PREFIX_LEN + i + 1)));
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 				 errmsg("invalid input syntax for type %s: \"%s\"",
@@ -323,10 +330,18 @@ digest_abbrev_convert(Datum original, SortSupport ssup)
 	state->input_count++;
 	/*
 	 * The bytes of a SHA-256 digest are uniformly distributed already, so
-	 * they feed the cardinality estimate as they are, unhashed.
+	 * the abbreviated key feeds the cardinality estimate unhashed (both
+	 * halves, so that keys differing only in their later bytes count).
 	 */
 	if (state->estimating)
+	{
+#if SIZEOF_DATUM == 8
+		addHyperLogLog(&state->abbr_card,
+					   (uint32) res ^ (uint32) ((uint64) res >> 32));
+#else
 		addHyperLogLog(&state->abbr_card, (uint32) res);
+#endif
+	}
 	return DatumBigEndianToNative(res);
 }
 
@@ -419,7 +434,7 @@ kidx_digest_from_bytea(PG_FUNCTION_ARGS)
 
 	if (len != KIDX_DIGEST_LEN)
 		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				(errcode(ERRCODE_STRING_DATA_LENGTH_MISMATCH),
 				 errmsg("cannot cast a bytea of %d bytes to kidx_digest", len),
 				 errdetail("A SHA-256 digest is exactly %d bytes.",
 						   KIDX_DIGEST_LEN)));

@@ -21,7 +21,7 @@ int			kidx_on_bad_row = KIDX_ON_BAD_ROW_ERROR;
 static const struct config_enum_entry on_bad_row_options[] = {
 	{"error", KIDX_ON_BAD_ROW_ERROR, false},
 	{"quarantine", KIDX_ON_BAD_ROW_QUARANTINE, false},
-	{"strict", KIDX_ON_BAD_ROW_ERROR, true},
+	{"strict", KIDX_ON_BAD_ROW_ERROR, true},	/* hidden alias of "error" */
 	{NULL, 0, false}
 };
 

@@ -96,7 +96,7 @@ convert_decimal(const char *s, size_t len, const UnitConversion *conv)
 		case DEC_OUT_OF_RANGE:
 			ereport(ERROR,
 					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-					 errmsg("%s %s is out of range for %s in bigint",
+					 errmsg("\"%s\" %s is out of range for %s in bigint",
 							shown_input(s, len), conv->from, conv->to)));
 			break;
 	}

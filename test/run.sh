@@ -20,7 +20,14 @@ export PATH="$PGBIN:$PATH"
 log() { printf '== %s\n' "$*"; }
 
 as_root() {
-	if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
+	if [ "$(id -u)" = 0 ]; then
+		"$@"
+	elif command -v sudo >/dev/null 2>&1; then
+		sudo "$@"
+	else
+		echo "run.sh: '$*' needs root, and sudo is not installed: run it as root once, then rerun" >&2
+		return 1
+	fi
 }
 
 # Install, with apt-get, every Debian package the build and the suites need.
@@ -47,7 +54,13 @@ build_and_install() {
 	log "building"
 	make -s
 	log "installing"
-	as_root make -s install >/dev/null
+	local pg_config
+	pg_config=${PG_CONFIG:-$PGBIN/pg_config}
+	if [ -w "$("$pg_config" --pkglibdir)" ] && [ -w "$("$pg_config" --sharedir)/extension" ]; then
+		make -s install >/dev/null
+	else
+		as_root make -s install >/dev/null
+	fi
 }
 
 # Start a throwaway cluster in a temporary directory on a free port; export

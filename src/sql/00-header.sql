@@ -11,3 +11,17 @@
  */
 
 \echo Use "CREATE EXTENSION kernelindex" to load this file. \quit
+
+/*
+ * Tables and views go to schema kernelindex, which this script creates: the
+ * type and functions cannot live there too, nor in pg_catalog.
+ */
+DO $$
+BEGIN
+	IF '@extschema@' IN ('kernelindex', 'pg_catalog') THEN
+		RAISE EXCEPTION 'kernelindex cannot be created in schema @extschema@'
+			USING ERRCODE = 'invalid_schema_name',
+			HINT = 'Create it in another schema (public by default); its tables and views go to schema kernelindex.';
+	END IF;
+END
+$$;

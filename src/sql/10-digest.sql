@@ -32,6 +32,14 @@ CREATE TYPE @extschema@.kidx_digest (
 
 COMMENT ON TYPE @extschema@.kidx_digest IS
 'SHA-256 digest in 32 bytes; text form sha256:<64 lowercase hex digits>';
+COMMENT ON FUNCTION @extschema@.kidx_digest_in(cstring) IS
+'text input of kidx_digest: sha256:<64 lowercase hex digits>';
+COMMENT ON FUNCTION @extschema@.kidx_digest_out(@extschema@.kidx_digest) IS
+'text output of kidx_digest';
+COMMENT ON FUNCTION @extschema@.kidx_digest_recv(internal) IS
+'binary input of kidx_digest: exactly 32 bytes';
+COMMENT ON FUNCTION @extschema@.kidx_digest_send(@extschema@.kidx_digest) IS
+'binary output of kidx_digest: the 32 bytes';
 
 CREATE FUNCTION @extschema@.kidx_digest_cmp(@extschema@.kidx_digest, @extschema@.kidx_digest)
 RETURNS integer
@@ -142,6 +150,8 @@ DEFAULT FOR TYPE @extschema@.kidx_digest USING btree AS
 	FUNCTION 4 pg_catalog.btequalimage(oid);
 COMMENT ON OPERATOR CLASS @extschema@.kidx_digest_ops USING btree IS
 'byte order of kidx_digest (deduplication-safe)';
+COMMENT ON OPERATOR FAMILY @extschema@.kidx_digest_ops USING btree IS
+'byte order of kidx_digest';
 
 CREATE FUNCTION @extschema@.kidx_digest_hash(@extschema@.kidx_digest)
 RETURNS integer
@@ -162,6 +172,8 @@ DEFAULT FOR TYPE @extschema@.kidx_digest USING hash AS
 	FUNCTION 2 @extschema@.kidx_digest_hash_extended(@extschema@.kidx_digest, bigint);
 COMMENT ON OPERATOR CLASS @extschema@.kidx_digest_hash_ops USING hash IS
 'hashing of kidx_digest (hash joins, hash aggregation, PARTITION BY HASH)';
+COMMENT ON OPERATOR FAMILY @extschema@.kidx_digest_hash_ops USING hash IS
+'hashing of kidx_digest';
 
 CREATE FUNCTION @extschema@.kidx_digest_smaller(@extschema@.kidx_digest, @extschema@.kidx_digest)
 RETURNS @extschema@.kidx_digest
