@@ -29,7 +29,7 @@
 #define CANON_BUFSIZE 4096
 
 /* Longest number text shown in an error message. */
-#define CANON_SHOWN_NUMBER_MAX 40
+#define CANON_SHOWN_NUMBER_MAX 64
 
 struct CanonSink
 {
@@ -281,8 +281,8 @@ shown_number(const char *dec)
 
 	appendStringInfoChar(&buf, digits.data[0]);
 	if (digits.len > 1)
-		appendStringInfo(&buf, ".%.*s%s", Min(digits.len, 17) - 1, digits.data + 1,
-						 digits.len > 17 ? "..." : "");
+		appendStringInfo(&buf, ".%.*s%s", Min(digits.len, 40) - 1, digits.data + 1,
+						 digits.len > 40 ? "..." : "");
 	appendStringInfo(&buf, "e%+d", intlen - lead - 1);
 	return buf.data;
 }
