@@ -35,23 +35,34 @@ SELECT jsonb_pretty(kernelindex.run_document(run_digest) -> 'run') AS run
 FROM kernelindex.run_facts
 WHERE external_id = 'sparsemax/backward/torch/nvidia-geforce-rtx-3090/features16384-tokens2048-fp32/2025-04-28-00-38-25';
 
-\echo '== speedup over PyTorch, same protocol, workload and GPU (kernelindex.speedups)'
+\echo '== speedup over PyTorch by kernel and GPU: same protocol, workload and GPU only (kernelindex.speedups)'
+SELECT kernel_title AS kernel, pass, gpu || COALESCE(' ' || gpu_form_factor, '') AS gpu,
+	count(*) AS workloads,
+	round(exp(avg(ln(speedup)))::numeric, 2) || 'x' AS "geomean speedup",
+	round(min(speedup)::numeric, 2) || 'x' AS worst,
+	round(max(speedup)::numeric, 2) || 'x' AS best
+FROM kernelindex.speedups
+WHERE provider = 'liger' AND metric = 'latency' AND speedup > 0
+GROUP BY 1, 2, 3
+ORDER BY 1, 2, 3;
+
+\echo '== the 15 largest speedups, workload by workload'
 SELECT kernel_title AS kernel, pass, gpu || COALESCE(' ' || gpu_form_factor, '') AS gpu,
 	workload_label AS workload,
 	round(reference_latency_ms, 3) AS "PyTorch ms",
 	round(latency_ms, 3) AS "Liger ms",
-	speedup || 'x' AS speedup
-FROM kernelindex.speedups
+	s.speedup || 'x' AS speedup
+FROM kernelindex.speedups s
 WHERE provider = 'liger' AND metric = 'latency'
-ORDER BY kernel, pass, gpu, workload
-LIMIT 40;
+ORDER BY s.speedup DESC, kernel, pass, gpu, workload
+LIMIT 15;
 
-\echo '== peak memory, PyTorch / Liger'
+\echo '== peak memory, PyTorch / Liger: the 10 largest savings'
 SELECT kernel_title AS kernel, pass, gpu, workload_label AS workload,
 	round(reference_peak_bytes / 1048576.0, 1) AS "PyTorch MiB",
 	round(peak_bytes / 1048576.0, 1) AS "Liger MiB",
 	memory_ratio || 'x' AS ratio
 FROM kernelindex.speedups
 WHERE provider = 'liger' AND metric = 'peak_memory'
-ORDER BY kernel, pass, gpu, workload
-LIMIT 20;
+ORDER BY memory_ratio DESC, kernel, pass, gpu, workload
+LIMIT 10;
