@@ -33,7 +33,7 @@ as_root() {
 # Install, with apt-get, every Debian package the build and the suites need.
 install_dependencies() {
 	local pkgs="postgresql-15 postgresql-server-dev-15 libssl-dev make gcc
-		clang libipc-run-perl nodejs npm"
+		clang libipc-run-perl nodejs npm python3-psycopg"
 	local missing=""
 	for p in $pkgs; do
 		# npm ships with some Node.js builds; accept any working npm.
@@ -186,6 +186,9 @@ test)
 	[ -x test/oracle/run.sh ] && suite oracle test/oracle/run.sh
 	for s in test/sql/*.sh; do
 		[ -e "$s" ] && suite "$(basename "$s" .sh)" bash "$s"
+	done
+	for c in test/clients/*.py; do
+		[ -e "$c" ] && suite "$(basename "$c" .py)" /usr/bin/python3 "$c"
 	done
 	compgen -G "test/t/*.pl" >/dev/null && suite tap tap
 	stop_cluster
