@@ -10,6 +10,7 @@ OBJS = \
 	src/canonical.o \
 	src/units.o \
 	src/liger.o \
+	src/store.o \
 	src/core/jcs.o \
 	src/core/decimal.o
 

@@ -393,6 +393,19 @@ END;
 COMMENT ON FUNCTION kernelindex.run_rebuild(kernelindex.run_parts, @extschema@.kidx_digest, @extschema@.kidx_digest, @extschema@.kidx_digest, @extschema@.kidx_digest) IS
 'rebuild a BenchmarkRun document from its split parts and its four digests (inverse of run_split)';
 
+CREATE FUNCTION kernelindex.run_identity_digest(template jsonb,
+	protocol @extschema@.kidx_digest, workload @extschema@.kidx_digest,
+	environment @extschema@.kidx_digest, implementation @extschema@.kidx_digest,
+	observed_at timestamptz,
+	latency_ns bigint, latency_ns_p20 bigint, latency_ns_p80 bigint,
+	peak_bytes bigint, peak_bytes_p20 bigint, peak_bytes_p80 bigint,
+	native_unit text, native_p20 numeric, native_p50 numeric, native_p80 numeric,
+	external_id text)
+RETURNS @extschema@.kidx_digest
+AS 'MODULE_PATHNAME', 'kidx_run_identity_digest' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION kernelindex.run_identity_digest(jsonb, @extschema@.kidx_digest, @extschema@.kidx_digest, @extschema@.kidx_digest, @extschema@.kidx_digest, timestamptz, bigint, bigint, bigint, bigint, bigint, bigint, text, numeric, numeric, numeric, text) IS
+'resource digest of the run run_rebuild would make from this template and these values (NULL: not set), streamed without building the document';
+
 /* Documents out -------------------------------------------------------- */
 
 CREATE FUNCTION kernelindex.run_json(r kernelindex.runs)
@@ -436,8 +449,10 @@ RETURNS jsonb
 LANGUAGE sql STABLE STRICT PARALLEL SAFE
 BEGIN ATOMIC
 SELECT kernelindex.run_document(run_bundle.run)
-	OPERATOR(pg_catalog.||) pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
-		'workload', w.document, 'implementation', i.document))
+	OPERATOR(pg_catalog.||) CASE WHEN w.document IS NULL THEN '{}'::jsonb
+		ELSE pg_catalog.jsonb_build_object('workload', w.document) END
+	OPERATOR(pg_catalog.||) CASE WHEN i.document IS NULL THEN '{}'::jsonb
+		ELSE pg_catalog.jsonb_build_object('implementation', i.document) END
 FROM kernelindex.runs r
 JOIN kernelindex.workloads w ON w.id = r.workload_id
 JOIN kernelindex.implementations i ON i.id = r.implementation_id

@@ -94,6 +94,15 @@ for spec in "692:sparsemax-backward-torch-rtx3090.json" "1424:grpo-sequence-forw
 	check "line ${spec%%:*} in the whole load" 1 "$got"
 done
 
+# The whole load equals the load of the document-at-a-time path (every row
+# through kernelindex.ingest_bundles), whose exported bundles were recorded
+# before COPY stored most rows straight as typed values: same runs, same
+# bundles byte for byte.  And every stored run's digest is its document's.
+check "bundles equal to the document-at-a-time load" "2448|7cd4937078fee5a236c45fe677674e82" \
+	"$(psql_db -At -c "SELECT count(*), md5(string_agg(kidx_canonical(kernelindex.run_bundle(digest)), E'\n' ORDER BY digest)) FROM kernelindex.runs")"
+check "every run's digest is its document's" 0 \
+	"$(psql_db -At -c "SELECT count(*) FROM kernelindex.runs r WHERE r.digest <> kidx_resource_digest(kernelindex.run_json(r)) OR kernelindex.run_json(r) IS NULL")"
+
 # 3. Loading twice changes nothing.
 snapshot() {
 	psql_db -At <<-'SQL'
@@ -109,6 +118,33 @@ before=$(snapshot)
 psql_db -c "\\copy kernelindex.liger_rows FROM '$csv' WITH (FORMAT csv, HEADER MATCH)"
 after=$(snapshot)
 check "second load changes nothing" "$before" "$after"
+
+# 4. The file three more times, each time with other timestamps (the shape of
+# the benchmark: few series, many runs each, most stored without documents):
+# every run digest is its exported document's, the run in each document is
+# the one the document-at-a-time path gives (re-ingesting the exported bundle
+# of every run into an empty database reproduces the same digest and bundle).
+tmp=$(mktemp -d)
+chmod 755 "$tmp"
+psql_db -q <<-SQL
+	CREATE TABLE upstream (LIKE kernelindex.liger_rows);
+	\copy upstream FROM '$csv' WITH (FORMAT csv, HEADER MATCH)
+	\copy (SELECT u.kernel_name, u.kernel_provider, u.kernel_operation_mode, u.metric_name, u.metric_unit, u.x_name, u.x_label, u.x_value, u.y_value_50, u.y_value_20, u.y_value_80, u.extra_benchmark_config_str, u.gpu_name, to_char(timestamp '2020-01-01' + (g * 100000 + row_number() OVER (PARTITION BY g)) * interval '1 second', 'YYYY-MM-DD HH24:MI:SS') AS "timestamp", u.liger_version FROM upstream u, generate_series(1, 3) g) TO '$tmp/repeated.csv' WITH (FORMAT csv, HEADER)
+	\copy kernelindex.liger_rows FROM '$tmp/repeated.csv' WITH (FORMAT csv, HEADER MATCH)
+SQL
+check "runs after the repeated load" $((2448 * 4)) "$(psql_db -At -c "SELECT count(*) FROM kernelindex.runs")"
+check "every run's digest is its document's (repeated load)" 0 \
+	"$(psql_db -At -c "SELECT count(*) FROM kernelindex.runs r WHERE r.digest <> kidx_resource_digest(kernelindex.run_json(r)) OR kernelindex.run_json(r) IS NULL")"
+psql_db -At -c "\copy (SELECT kernelindex.run_bundle(digest) FROM kernelindex.runs ORDER BY digest) TO '$tmp/bundles.jsonl'"
+db2=${db}_docs
+psql -X -q -v ON_ERROR_STOP=1 -d postgres -c "CREATE DATABASE $db2"
+trap 'cleanup; psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $db2" >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
+psql -X -q -v ON_ERROR_STOP=1 -d "$db2" -c "CREATE EXTENSION kernelindex" \
+	-c "\copy kernelindex.documents FROM '$tmp/bundles.jsonl'"
+bundles_of() {
+	psql -X -At -d "$1" -c "SELECT count(*), md5(string_agg(kidx_canonical(kernelindex.run_bundle(digest)), E'\n' ORDER BY digest)) FROM kernelindex.runs"
+}
+check "bundles equal to the document-at-a-time load (repeated)" "$(bundles_of "$db2")" "$(bundles_of "$db")"
 
 [ $fail -eq 0 ] && echo "liger_upstream: all checks passed"
 exit $fail

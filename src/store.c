@@ -1,0 +1,515 @@
+/*-------------------------------------------------------------------------
+ *
+ * store.c
+ *	  Run identity digests without building run documents.
+ *
+ * kernelindex.run_identity_digest() streams the canonical JSON of a run's
+ * {apiVersion, kind, spec} straight into SHA-256, from the series template
+ * with the per-run values spliced in where kernelindex.run_rebuild() would
+ * put them (jsonb_set with create_missing: an existing member is replaced,
+ * a missing last member is added, a missing parent leaves the value out).
+ * It is kidx_resource_digest(run_rebuild(...)) for the templates
+ * run_split() makes, without a single jsonb being built, so that a bulk
+ * load (Liger COPY) can digest a million runs of a few hundred series.
+ *
+ * kernelindex.liger_name_key() says how run_split() divides a Liger run's
+ * metadata.name between the series template and the per-run part, so that
+ * rows are grouped exactly as run_split() would put them into series.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "mb/pg_wchar.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/datetime.h"
+#include "utils/fmgrprotos.h"
+#include "utils/jsonb.h"
+#include "utils/numeric.h"
+#include "utils/timestamp.h"
+
+#include "canonical.h"
+#include "core/jcs.h"
+
+/* Most per-run values spliced into one template. */
+#define SPLICE_MAX		16
+/* Deepest splice path (spec, timing, latencyNs, median). */
+#define SPLICE_DEPTH	4
+/* Characters a Liger run name is cut to (see kernelindex.liger_rows_ingest). */
+#define LIGER_NAME_MAX	100
+
+/* One value to put at a path below spec. */
+typedef struct Splice
+{
+	const char *path[SPLICE_DEPTH];
+	int			depth;
+	JsonbValue	value;
+} Splice;
+
+/* One member of an object being written. */
+typedef struct SpliceMember
+{
+	const char *key;			/* server-encoded key */
+	int			keylen;
+	const char *ukey;			/* the key in UTF-8, for ordering */
+	int			ukeylen;
+	JsonbValue	value;			/* existing value (unless replaced) */
+	Splice	   *replace;		/* the splice that replaces the value */
+	int			nsub;			/* splices that go below this member */
+	Splice	   *sub[SPLICE_MAX];
+} SpliceMember;
+
+PG_FUNCTION_INFO_V1(kidx_run_identity_digest);
+PG_FUNCTION_INFO_V1(kidx_liger_name_key);
+
+static void write_spliced(CanonSink *sink, JsonbValue *v, Splice **splices,
+						  int n, int level);
+
+/* A key in UTF-8 (the database encoding's bytes when that is UTF-8). */
+static const char *
+key_utf8(const char *key, int len, int *ulen)
+{
+	char	   *u;
+
+	if (GetDatabaseEncoding() == PG_UTF8)
+	{
+		*ulen = len;
+		return key;
+	}
+	u = (char *) pg_do_encoding_conversion((unsigned char *) pnstrdup(key, len),
+										   len, GetDatabaseEncoding(), PG_UTF8);
+	*ulen = strlen(u);
+	return u;
+}
+
+/* Order object members as RFC 8785 does: by UTF-16 code units of keys. */
+static int
+member_cmp(const void *a, const void *b)
+{
+	const SpliceMember *ma = *(SpliceMember *const *) a;
+	const SpliceMember *mb = *(SpliceMember *const *) b;
+
+	return jcs_compare_keys(ma->ukey, ma->ukeylen, mb->ukey, mb->ukeylen);
+}
+
+/* Refuse a template whose shape a splice path cannot go through. */
+static void
+shape_error(Splice *s, int level)
+{
+	StringInfoData path;
+	int			i;
+
+	initStringInfo(&path);
+	for (i = 0; i < s->depth; i++)
+		appendStringInfo(&path, "%s%s", i ? "," : "", s->path[i]);
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("run template cannot take a value at spec path {%s}", path.data),
+			 errdetail("Its member at level %d is neither an object nor an array.", level + 1),
+			 errhint("Such a run is stored whole (runs.residual); digest its document instead.")));
+}
+
+/* Write an object with splices applied at this level or below. */
+static void
+write_object_spliced(CanonSink *sink, JsonbContainer *c, Splice **splices,
+					 int n, int level)
+{
+	int			size = JsonContainerSize(c);
+	SpliceMember *members = palloc0(sizeof(SpliceMember) * (size + n));
+	SpliceMember **order = palloc(sizeof(SpliceMember *) * (size + n));
+	int			count = 0;
+	JsonbIterator *it = JsonbIteratorInit(c);
+	JsonbIteratorToken tok;
+	JsonbValue	v;
+	int			i,
+				j;
+
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		if (tok == WJB_KEY)
+		{
+			members[count].key = v.val.string.val;
+			members[count].keylen = v.val.string.len;
+		}
+		else if (tok == WJB_VALUE)
+			members[count++].value = v;
+	}
+
+	/* Each splice replaces, goes below, or adds a member. */
+	for (j = 0; j < n; j++)
+	{
+		Splice	   *s = splices[j];
+		const char *name = s->path[level];
+		int			namelen = strlen(name);
+		bool		last = (s->depth == level + 1);
+
+		for (i = 0; i < count; i++)
+			if (members[i].keylen == namelen &&
+				memcmp(members[i].key, name, namelen) == 0)
+				break;
+		if (i == count)
+		{
+			if (!last)
+				continue;		/* missing parent: jsonb_set leaves it out */
+			members[count].key = name;
+			members[count].keylen = namelen;
+			count++;
+		}
+		if (last)
+			members[i].replace = s;
+		else
+			members[i].sub[members[i].nsub++] = s;
+	}
+
+	for (i = 0; i < count; i++)
+	{
+		members[i].ukey = key_utf8(members[i].key, members[i].keylen,
+								   &members[i].ukeylen);
+		order[i] = &members[i];
+	}
+	qsort(order, count, sizeof(SpliceMember *), member_cmp);
+
+	canon_sink_write(sink, "{", 1);
+	for (i = 0; i < count; i++)
+	{
+		SpliceMember *m = order[i];
+
+		if (i > 0)
+			canon_sink_write(sink, ",", 1);
+		canon_write_string(sink, m->key, m->keylen);
+		canon_sink_write(sink, ":", 1);
+		if (m->replace)
+			canon_write_value(sink, &m->replace->value);
+		else if (m->nsub > 0)
+			write_spliced(sink, &m->value, m->sub, m->nsub, level + 1);
+		else
+			canon_write_value(sink, &m->value);
+	}
+	canon_sink_write(sink, "}", 1);
+	pfree(order);
+	pfree(members);
+}
+
+/* Write an array with splices applied to its elements (by index). */
+static void
+write_array_spliced(CanonSink *sink, JsonbContainer *c, Splice **splices,
+					int n, int level)
+{
+	JsonbIterator *it = JsonbIteratorInit(c);
+	JsonbIteratorToken tok;
+	JsonbValue	v;
+	int			index = 0;
+	int			size = JsonContainerSize(c);
+	int			j;
+
+	/* jsonb_set would add an element past the end: not a run template. */
+	for (j = 0; j < n; j++)
+	{
+		char	   *end;
+		long		want = strtol(splices[j]->path[level], &end, 10);
+
+		if (*end != '\0' || want < 0 || want >= size)
+			shape_error(splices[j], level);
+	}
+
+	canon_sink_write(sink, "[", 1);
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		Splice	   *sub[SPLICE_MAX];
+		Splice	   *replace = NULL;
+		int			nsub = 0;
+
+		if (tok != WJB_ELEM)
+			continue;
+		for (j = 0; j < n; j++)
+		{
+			if (strtol(splices[j]->path[level], NULL, 10) != index)
+				continue;
+			if (splices[j]->depth == level + 1)
+				replace = splices[j];
+			else
+				sub[nsub++] = splices[j];
+		}
+		if (index > 0)
+			canon_sink_write(sink, ",", 1);
+		if (replace)
+			canon_write_value(sink, &replace->value);
+		else if (nsub > 0)
+			write_spliced(sink, &v, sub, nsub, level + 1);
+		else
+			canon_write_value(sink, &v);
+		index++;
+	}
+	canon_sink_write(sink, "]", 1);
+}
+
+/* Write a value with splices (all going below it) applied. */
+static void
+write_spliced(CanonSink *sink, JsonbValue *v, Splice **splices, int n,
+			  int level)
+{
+	check_stack_depth();
+	if (v->type != jbvBinary)
+		shape_error(splices[0], level - 1);
+	if (JsonContainerIsObject(v->val.binary.data))
+		write_object_spliced(sink, v->val.binary.data, splices, n, level);
+	else if (JsonContainerIsArray(v->val.binary.data) &&
+			 !JsonContainerIsScalar(v->val.binary.data))
+		write_array_spliced(sink, v->val.binary.data, splices, n, level);
+	else
+		shape_error(splices[0], level - 1);
+}
+
+/* Add a splice of a string value. */
+static void
+splice_string(Splice *s, const char *p0, const char *p1, const char *p2,
+			  const char *p3, char *str)
+{
+	s->path[0] = p0;
+	s->path[1] = p1;
+	s->path[2] = p2;
+	s->path[3] = p3;
+	s->depth = p3 ? 4 : p2 ? 3 : p1 ? 2 : 1;
+	s->value.type = jbvString;
+	s->value.val.string.val = str;
+	s->value.val.string.len = strlen(str);
+}
+
+/* Add a splice of a numeric value. */
+static void
+splice_numeric(Splice *s, const char *p0, const char *p1, const char *p2,
+			   const char *p3, Numeric num)
+{
+	s->path[0] = p0;
+	s->path[1] = p1;
+	s->path[2] = p2;
+	s->path[3] = p3;
+	s->depth = p3 ? 4 : p2 ? 3 : p1 ? 2 : 1;
+	s->value.type = jbvNumeric;
+	s->value.val.numeric = num;
+}
+
+/* The text of a digest argument. */
+static char *
+digest_text(FunctionCallInfo fcinfo, int arg)
+{
+	char	   *buf = palloc(KIDX_DIGEST_TEXT_LEN + 1);
+
+	kidx_digest_to_cstring(PG_GETARG_KIDX_DIGEST_P(arg), buf);
+	return buf;
+}
+
+/* observedAt as run_rebuild writes it: YYYY-MM-DDTHH:MM:SS.mmmZ in UTC. */
+static char *
+observed_at_text(TimestampTz t)
+{
+	struct pg_tm tm;
+	fsec_t		fsec;
+
+	if (TIMESTAMP_NOT_FINITE(t) ||
+		timestamp2tm(t, NULL, &tm, &fsec, NULL, NULL) != 0 ||
+		tm.tm_year < 1 || tm.tm_year > 9999)
+	{
+		/* Outside plain years: exactly what to_char() says. */
+		text	   *s = DatumGetTextPP(DirectFunctionCall2(timestamp_to_char,
+														   TimestampGetDatum(t),
+														   CStringGetTextDatum("YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"")));
+
+		return text_to_cstring(s);
+	}
+	return psprintf("%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
+					tm.tm_year, tm.tm_mon, tm.tm_mday,
+					tm.tm_hour, tm.tm_min, tm.tm_sec, (int) (fsec / 1000));
+}
+
+/*
+ * kidx_run_identity_digest(template jsonb, protocol, workload, environment,
+ *		implementation kidx_digest, observed_at timestamptz,
+ *		latency_ns, latency_ns_p20, latency_ns_p80,
+ *		peak_bytes, peak_bytes_p20, peak_bytes_p80 bigint,
+ *		native_unit text, native_p20, native_p50, native_p80 numeric,
+ *		external_id text) -> kidx_digest
+ *
+ * kidx_resource_digest(run_rebuild(...)) streamed from the template.
+ */
+Datum
+kidx_run_identity_digest(PG_FUNCTION_ARGS)
+{
+	Jsonb	   *template;
+	Splice		splices[SPLICE_MAX];
+	Splice	   *active[SPLICE_MAX];
+	int			n = 0;
+	int			i;
+	JsonbValue	api,
+				kind,
+				spec;
+	CanonSink  *sink;
+	KidxDigest *result;
+	SpliceMember top[3];
+	SpliceMember *order[3];
+	static const char *const digest_keys[4] = {
+		"protocolDigest", "workloadDigest", "environmentDigest", "implementationDigest"
+	};
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	template = PG_GETARG_JSONB_P(0);
+
+	for (i = 0; i < 4; i++)
+		if (!PG_ARGISNULL(1 + i))
+			splice_string(&splices[n++], "spec", digest_keys[i], NULL, NULL,
+						  digest_text(fcinfo, 1 + i));
+	if (!PG_ARGISNULL(5))
+		splice_string(&splices[n++], "spec", "observedAt", NULL, NULL,
+					  observed_at_text(PG_GETARG_TIMESTAMPTZ(5)));
+	if (!PG_ARGISNULL(6))
+		splice_numeric(&splices[n++], "spec", "timing", "latencyNs", "median",
+					   int64_to_numeric(PG_GETARG_INT64(6)));
+	if (!PG_ARGISNULL(9))
+		splice_numeric(&splices[n++], "spec", "memory", "peakBytes", "median",
+					   int64_to_numeric(PG_GETARG_INT64(9)));
+	/* measurements: COALESCE(latency, peak) for p20 and p80 */
+	for (i = 0; i < 2; i++)
+	{
+		int			arg = PG_ARGISNULL(7 + i) ? 10 + i : 7 + i;
+
+		if (!PG_ARGISNULL(arg))
+			splice_numeric(&splices[n++], "spec", "measurements", i ? "1" : "0",
+						   "value", int64_to_numeric(PG_GETARG_INT64(arg)));
+	}
+	if (!PG_ARGISNULL(12))
+	{
+		char	   *unit = text_to_cstring(PG_GETARG_TEXT_PP(12));
+		static const char *const suffix[3] = {"_20", "_50", "_80"};
+
+		for (i = 0; i < 3; i++)
+			if (!PG_ARGISNULL(13 + i))
+				splice_numeric(&splices[n++], "spec", "sourceNative", "metrics",
+							   psprintf("%s%s", unit, suffix[i]),
+							   PG_GETARG_NUMERIC(13 + i));
+	}
+	if (!PG_ARGISNULL(16))
+		splice_string(&splices[n++], "spec", "sourceNative", "externalId", NULL,
+					  text_to_cstring(PG_GETARG_TEXT_PP(16)));
+	for (i = 0; i < n; i++)
+		active[i] = &splices[i];
+
+	/* The identity: apiVersion, kind and spec, as kidx_resource_digest. */
+	if (!JB_ROOT_IS_OBJECT(template) ||
+		getKeyJsonValueFromContainer(&template->root, "apiVersion", 10, &api) == NULL ||
+		api.type != jbvString ||
+		getKeyJsonValueFromContainer(&template->root, "kind", 4, &kind) == NULL ||
+		kind.type != jbvString ||
+		getKeyJsonValueFromContainer(&template->root, "spec", 4, &spec) == NULL ||
+		spec.type != jbvBinary || !JsonContainerIsObject(spec.val.binary.data))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("run template is not a kernelindex resource"),
+				 errdetail("It needs a string \"apiVersion\", a string \"kind\" and an object \"spec\"."),
+				 errhint("Pass a template made by kernelindex.run_split().")));
+
+	memset(top, 0, sizeof(top));
+	top[0].key = "apiVersion";
+	top[0].value = api;
+	top[1].key = "kind";
+	top[1].value = kind;
+	top[2].key = "spec";
+	top[2].value = spec;
+	for (i = 0; i < 3; i++)
+	{
+		top[i].keylen = strlen(top[i].key);
+		top[i].ukey = top[i].key;
+		top[i].ukeylen = top[i].keylen;
+		order[i] = &top[i];
+	}
+	qsort(order, 3, sizeof(SpliceMember *), member_cmp);
+
+	sink = canon_sink_digest();
+	canon_sink_write(sink, "{", 1);
+	for (i = 0; i < 3; i++)
+	{
+		if (i > 0)
+			canon_sink_write(sink, ",", 1);
+		canon_write_string(sink, order[i]->key, order[i]->keylen);
+		canon_sink_write(sink, ":", 1);
+		if (order[i] == &top[2] && n > 0)
+			write_spliced(sink, &spec, active, n, 1);
+		else
+			canon_write_value(sink, &order[i]->value);
+	}
+	canon_sink_write(sink, "}", 1);
+
+	result = palloc(sizeof(KidxDigest));
+	canon_sink_finish(sink, result);
+	PG_RETURN_KIDX_DIGEST_P(result);
+}
+
+/*
+ * kidx_liger_name_key(prefix text, variant text, slug text) -> text
+ *
+ * For the Liger run name rtrim(left(prefix || '-' || slug, 100), '-') and
+ * the per-run part f = variant || '-' || slug, what run_split() keeps in
+ * the series: k, the longest end of the name (in characters) that f starts
+ * with, gives name_stem = the name without its last k characters and
+ * name_cut = the name's length unless k is all of f; without such a k the
+ * name stays in the template.  The key is 'T' || name in that case, else
+ * 'S' || name_cut || ':' || name_stem.
+ */
+Datum
+kidx_liger_name_key(PG_FUNCTION_ARGS)
+{
+	text	   *prefix = PG_GETARG_TEXT_PP(0);
+	text	   *variant = PG_GETARG_TEXT_PP(1);
+	text	   *slug = PG_GETARG_TEXT_PP(2);
+	StringInfoData full;
+	StringInfoData f;
+	int			nmlen;
+	int		   *nmoff;
+	int		   *foff;
+	int			nmchars = 0;
+	int			fchars = 0;
+	int			pos;
+	int			k;
+
+	initStringInfo(&full);
+	appendBinaryStringInfo(&full, VARDATA_ANY(prefix), VARSIZE_ANY_EXHDR(prefix));
+	appendStringInfoChar(&full, '-');
+	appendBinaryStringInfo(&full, VARDATA_ANY(slug), VARSIZE_ANY_EXHDR(slug));
+	initStringInfo(&f);
+	appendBinaryStringInfo(&f, VARDATA_ANY(variant), VARSIZE_ANY_EXHDR(variant));
+	appendStringInfoChar(&f, '-');
+	appendBinaryStringInfo(&f, VARDATA_ANY(slug), VARSIZE_ANY_EXHDR(slug));
+
+	/* The name: the first 100 characters, no hyphen at the end. */
+	nmlen = pg_mbcharcliplen(full.data, full.len, LIGER_NAME_MAX);
+	while (nmlen > 0 && full.data[nmlen - 1] == '-')
+		nmlen--;
+
+	/* Character start offsets of the name and of f (plus the end). */
+	nmoff = palloc(sizeof(int) * (nmlen + 1));
+	for (pos = 0; pos < nmlen; pos += pg_mblen(full.data + pos))
+		nmoff[nmchars++] = pos;
+	nmoff[nmchars] = nmlen;
+	foff = palloc(sizeof(int) * (f.len + 1));
+	for (pos = 0; pos < f.len; pos += pg_mblen(f.data + pos))
+		foff[fchars++] = pos;
+	foff[fchars] = f.len;
+
+	for (k = Min(nmchars, fchars); k >= 1; k--)
+	{
+		int			tail = nmlen - nmoff[nmchars - k];
+
+		if (tail == foff[k] &&
+			memcmp(full.data + nmoff[nmchars - k], f.data, tail) == 0)
+			break;
+	}
+
+	if (k == 0)
+		PG_RETURN_TEXT_P(cstring_to_text(psprintf("T%.*s", nmlen, full.data)));
+	if (k == fchars)
+		PG_RETURN_TEXT_P(cstring_to_text(psprintf("S:%.*s", nmoff[nmchars - k],
+												  full.data)));
+	PG_RETURN_TEXT_P(cstring_to_text(psprintf("S%d:%.*s", nmchars,
+											  nmoff[nmchars - k], full.data)));
+}
