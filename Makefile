@@ -9,6 +9,7 @@ OBJS = \
 	src/digest.o \
 	src/canonical.o \
 	src/units.o \
+	src/comparability.o \
 	src/liger.o \
 	src/store.o \
 	src/core/jcs.o \

@@ -134,6 +134,29 @@ WHERE x.extname = 'kernelindex'
   AND c.relname ~ '^(protocols|environments|workloads|implementations|run_series|run_variants|runs)(_id_seq)?$'
 ORDER BY 1;
 
+-- The C comparability key is the SPEC's formula, for any digests.
+SELECT count(*) AS keys, count(*) FILTER (WHERE
+	kidx_comparability_key(p, w, e) = kidx_canonical_digest(jsonb_build_object(
+		'protocol', p::text, 'workload', w::text, 'environment', e::text))) AS equal_to_formula
+FROM (SELECT sha256(('p' || i)::bytea)::kidx_digest AS p, sha256(('w' || i)::bytea)::kidx_digest AS w,
+             sha256(('e' || i)::bytea)::kidx_digest AS e FROM generate_series(1, 1000) AS i) s;
+SELECT kidx_comparability_key('sha256:080e6e66e4ec75a131aa0c9121c74b8e8eed64e7b6d621d567c6a28f79548be8',
+	'sha256:59e5c2df9b1189cb19d18d1b7b815712e6ff25deb213fcacd8287ee867273435',
+	'sha256:b12fdfab6a337672499b10212a1e986e49e4383777bd7cbb58321b09af4bf6a3') AS sparsemax_reference_key;
+
+-- A hostile search_path cannot take over the ingestion functions.
+CREATE SCHEMA evil;
+CREATE FUNCTION evil.texteq(text, text) RETURNS boolean LANGUAGE plpgsql AS
+$$BEGIN RAISE NOTICE 'evil = called'; RETURN $1 OPERATOR(pg_catalog.=) $2; END$$;
+CREATE OPERATOR evil.= (LEFTARG = text, RIGHTARG = text, FUNCTION = evil.texteq);
+SET search_path = evil, public, pg_catalog;
+SELECT kernelindex.ingest_document('{"apiVersion": "kernelindex.dev/v1alpha1", "kind": "Workload",
+       "metadata": {"name": "w2"}, "spec": {"kernel": "softmax"}}') IS NOT NULL AS ingested;
+INSERT INTO kernelindex.documents VALUES ('{"apiVersion": "kernelindex.dev/v1alpha1", "kind": "Workload",
+       "metadata": {"name": "w3"}, "spec": {"kernel": "swiglu"}}');
+RESET search_path;
+DROP SCHEMA evil CASCADE;
+
 -- Leave the store empty for the suites that follow.
 TRUNCATE kernelindex.runs, kernelindex.run_series, kernelindex.run_variants, kernelindex.protocols,
 	kernelindex.environments, kernelindex.workloads, kernelindex.implementations;

@@ -32,11 +32,8 @@ CREATE FUNCTION @extschema@.kidx_comparability_key(protocol @extschema@.kidx_dig
 												   workload @extschema@.kidx_digest,
 												   environment @extschema@.kidx_digest)
 RETURNS @extschema@.kidx_digest
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-RETURN @extschema@.kidx_canonical_digest(pg_catalog.jsonb_build_object(
-	'protocol', protocol::pg_catalog.text,
-	'workload', workload::pg_catalog.text,
-	'environment', environment::pg_catalog.text));
+AS 'MODULE_PATHNAME', 'kidx_comparability_key_digests'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.kidx_comparability_key(@extschema@.kidx_digest, @extschema@.kidx_digest, @extschema@.kidx_digest) IS
 'comparability key of runs: SHA-256 of the canonical JSON {"environment":E,"protocol":P,"workload":W} of the three digests as text';
 
@@ -202,6 +199,12 @@ SELECT pg_catalog.pg_extension_config_dump('kernelindex.implementations', '');
 SELECT pg_catalog.pg_extension_config_dump('kernelindex.run_series', '');
 SELECT pg_catalog.pg_extension_config_dump('kernelindex.run_variants', '');
 SELECT pg_catalog.pg_extension_config_dump('kernelindex.runs', '');
+COMMENT ON SEQUENCE kernelindex.protocols_id_seq IS 'ids of kernelindex.protocols';
+COMMENT ON SEQUENCE kernelindex.environments_id_seq IS 'ids of kernelindex.environments';
+COMMENT ON SEQUENCE kernelindex.workloads_id_seq IS 'ids of kernelindex.workloads';
+COMMENT ON SEQUENCE kernelindex.implementations_id_seq IS 'ids of kernelindex.implementations';
+COMMENT ON SEQUENCE kernelindex.run_series_id_seq IS 'ids of kernelindex.run_series';
+COMMENT ON SEQUENCE kernelindex.run_variants_id_seq IS 'ids of kernelindex.run_variants';
 SELECT pg_catalog.pg_extension_config_dump('kernelindex.protocols_id_seq', '');
 SELECT pg_catalog.pg_extension_config_dump('kernelindex.environments_id_seq', '');
 SELECT pg_catalog.pg_extension_config_dump('kernelindex.workloads_id_seq', '');
@@ -491,6 +494,7 @@ COMMENT ON TYPE kernelindex.ingest_item IS
 CREATE FUNCTION kernelindex.ingest_bundles(bundles jsonb[])
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE STRICT
+SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
 	items kernelindex.ingest_item[];
@@ -745,6 +749,7 @@ COMMENT ON FUNCTION kernelindex.ingest_bundles(jsonb[]) IS
 CREATE FUNCTION kernelindex.ingest_document(document jsonb)
 RETURNS @extschema@.kidx_digest
 LANGUAGE plpgsql VOLATILE STRICT
+SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
 	PERFORM kernelindex.ingest_bundles(ARRAY[document]);
@@ -777,6 +782,7 @@ COMMENT ON COLUMN kernelindex.documents.document IS 'a bundle (or, written to it
 CREATE FUNCTION kernelindex.documents_insert()
 RETURNS trigger
 LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
 	PERFORM kernelindex.ingest_document(NEW.document);
