@@ -446,10 +446,13 @@ kidx_run_identity_digest(PG_FUNCTION_ARGS)
 }
 
 /*
- * kidx_liger_name_key(prefix text, variant text, slug text) -> text
+ * kidx_liger_name_key(prefix text, variant_slug text, slug text) -> text
  *
  * For the Liger run name rtrim(left(prefix || '-' || slug, 100), '-') and
- * the per-run part f = variant || '-' || slug, what run_split() keeps in
+ * the per-run part f = variant_slug || '-' || slug (variant_slug being
+ * kernelindex.run_name_slug() of the run's variant, which the prefix ends
+ * with, so that the series stem leaves the workload label out), what
+ * run_split() keeps in
  * the series: k, the longest end of the name (in characters) that f starts
  * with, gives name_stem = the name without its last k characters and
  * name_cut = the name's length unless k is all of f; without such a k the
@@ -460,7 +463,7 @@ Datum
 kidx_liger_name_key(PG_FUNCTION_ARGS)
 {
 	text	   *prefix = PG_GETARG_TEXT_PP(0);
-	text	   *variant = PG_GETARG_TEXT_PP(1);
+	text	   *variant_slug = PG_GETARG_TEXT_PP(1);
 	text	   *slug = PG_GETARG_TEXT_PP(2);
 	StringInfoData full;
 	StringInfoData f;
@@ -477,7 +480,8 @@ kidx_liger_name_key(PG_FUNCTION_ARGS)
 	appendStringInfoChar(&full, '-');
 	appendBinaryStringInfo(&full, VARDATA_ANY(slug), VARSIZE_ANY_EXHDR(slug));
 	initStringInfo(&f);
-	appendBinaryStringInfo(&f, VARDATA_ANY(variant), VARSIZE_ANY_EXHDR(variant));
+	appendBinaryStringInfo(&f, VARDATA_ANY(variant_slug),
+						   VARSIZE_ANY_EXHDR(variant_slug));
 	appendStringInfoChar(&f, '-');
 	appendBinaryStringInfo(&f, VARDATA_ANY(slug), VARSIZE_ANY_EXHDR(slug));
 

@@ -13,8 +13,10 @@
  *       stored once as a "template": the run document with the per-run
  *       values taken out.
  *   run_variants
- *       the per-run segment of externalId and name (for Liger, the
- *       workload label), stored once.
+ *       the per-run segment of externalId (for Liger, the workload
+ *       label), stored once; metadata.name holds it slugged
+ *       (run_name_slug), followed by the observedAt slug, so that one
+ *       series serves every workload even when the name is cut.
  *   runs
  *       per run only what varies, as typed columns: digest, comparability
  *       key, ids, observed_at, values in ns or bytes, the source-native
@@ -128,8 +130,8 @@ COMMENT ON TABLE kernelindex.run_series IS
 COMMENT ON COLUMN kernelindex.run_series.id IS 'small surrogate id, the target of runs.series_id';
 COMMENT ON COLUMN kernelindex.run_series.key IS 'SHA-256 of the canonical JSON of [template, name_stem, name_cut, external_id_stem, native_unit]';
 COMMENT ON COLUMN kernelindex.run_series.template IS 'the run document without digests, observedAt, values, externalId and name where those are held per run';
-COMMENT ON COLUMN kernelindex.run_series.name_stem IS 'metadata.name before the per-run part (NULL: the name is in the template)';
-COMMENT ON COLUMN kernelindex.run_series.name_cut IS 'length in characters the name is cut to (NULL: not cut)';
+COMMENT ON COLUMN kernelindex.run_series.name_stem IS 'metadata.name before the per-run part run_name_slug(variant) || ''-'' || the observedAt slug YYYY-MM-DD-HH-MI-SS (NULL: the name is in the template)';
+COMMENT ON COLUMN kernelindex.run_series.name_cut IS 'length in characters the name is cut to: name = left(name_stem || per-run part, name_cut) (NULL: not cut)';
 COMMENT ON COLUMN kernelindex.run_series.external_id_stem IS 'sourceNative.externalId before the variant (NULL: the externalId is in the template)';
 COMMENT ON COLUMN kernelindex.run_series.native_unit IS 'prefix of the source-native metrics (ms or mb), NULL if none are held per run';
 
@@ -138,7 +140,7 @@ CREATE TABLE kernelindex.run_variants (
 	variant text NOT NULL UNIQUE
 );
 COMMENT ON TABLE kernelindex.run_variants IS
-'the per-run segment of externalId and name (for Liger, the workload label), stored once';
+'the per-run segment of externalId (for Liger, the workload label; metadata.name holds it as run_name_slug(variant)), stored once';
 COMMENT ON COLUMN kernelindex.run_variants.id IS 'small surrogate id, the target of runs.variant_id';
 COMMENT ON COLUMN kernelindex.run_variants.variant IS 'the segment of externalId before its timestamp';
 
@@ -283,6 +285,13 @@ RETURN CASE WHEN cond THEN j OPERATOR(pg_catalog.#-) path ELSE j END;
 COMMENT ON FUNCTION kernelindex.json_delete_if(jsonb, text[], boolean) IS
 'j without path when cond is true, else j unchanged';
 
+CREATE FUNCTION kernelindex.run_name_slug(variant text)
+RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+RETURN pg_catalog.btrim(pg_catalog.regexp_replace(pg_catalog.lower(variant), '[^a-z0-9]+', '-', 'g'), '-');
+COMMENT ON FUNCTION kernelindex.run_name_slug(text) IS
+'the variant as it appears in metadata.name: lowercase, every run of characters other than a-z and 0-9 turned into one hyphen, no hyphen at either end';
+
 CREATE FUNCTION kernelindex.run_split(run jsonb)
 RETURNS kernelindex.run_parts
 LANGUAGE sql STABLE PARALLEL SAFE
@@ -349,7 +358,7 @@ LATERAL (SELECT pg_catalog.substring(e1.rest, '[^/]*$') AS variant,
 				pg_catalog.left(e1.rest, pg_catalog.char_length(e1.rest) - pg_catalog.char_length(pg_catalog.substring(e1.rest, '[^/]*$'))) AS ext_stem OFFSET 0) x,
 LATERAL (SELECT CASE WHEN pg_catalog.jsonb_typeof(run OPERATOR(pg_catalog.#>) '{metadata,name}') = 'string'
 					 THEN run OPERATOR(pg_catalog.#>>) '{metadata,name}' END AS nm,
-				COALESCE(x.variant OPERATOR(pg_catalog.||) '-', '') OPERATOR(pg_catalog.||) sl.slug AS f OFFSET 0) n0,
+				COALESCE(kernelindex.run_name_slug(x.variant) OPERATOR(pg_catalog.||) '-', '') OPERATOR(pg_catalog.||) sl.slug AS f OFFSET 0) n0,
 LATERAL (SELECT (SELECT g.k FROM pg_catalog.generate_series(LEAST(pg_catalog.char_length(n0.nm), pg_catalog.char_length(n0.f)), 1, -1) AS g(k)
 				  WHERE pg_catalog.right(n0.nm, g.k) = pg_catalog.left(n0.f, g.k) LIMIT 1) AS k OFFSET 0) n1;
 END;
@@ -391,7 +400,7 @@ SELECT
 			ELSE pg_catalog.left(p.name_stem OPERATOR(pg_catalog.||) s.f, p.name_cut) END) END)
 FROM (SELECT pg_catalog.to_char(p.observed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD-HH24-MI-SS') AS slug) s0,
 LATERAL (SELECT s0.slug,
-				COALESCE(p.variant OPERATOR(pg_catalog.||) '-', '') OPERATOR(pg_catalog.||) s0.slug AS f) s;
+				COALESCE(kernelindex.run_name_slug(p.variant) OPERATOR(pg_catalog.||) '-', '') OPERATOR(pg_catalog.||) s0.slug AS f) s;
 END;
 COMMENT ON FUNCTION kernelindex.run_rebuild(kernelindex.run_parts, @extschema@.kidx_digest, @extschema@.kidx_digest, @extschema@.kidx_digest, @extschema@.kidx_digest) IS
 'rebuild a BenchmarkRun document from its split parts and its four digests (inverse of run_split)';

@@ -314,11 +314,11 @@ AS 'MODULE_PATHNAME', 'kidx_liger_row_fault' LANGUAGE C STABLE STRICT PARALLEL S
 COMMENT ON FUNCTION kernelindex.liger_row_fault(kernelindex.liger_rows) IS
 'NULL for a Liger CSV row that can become a run, else {column, value, reason} of its first fault (checked without raising errors)';
 
-CREATE FUNCTION kernelindex.liger_name_key(name_prefix text, variant text, slug text)
+CREATE FUNCTION kernelindex.liger_name_key(name_prefix text, variant_slug text, slug text)
 RETURNS text
 AS 'MODULE_PATHNAME', 'kidx_liger_name_key' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION kernelindex.liger_name_key(text, text, text) IS
-'how run_split divides the Liger run name rtrim(left(name_prefix || ''-'' || slug, 100), ''-'') with the per-run part variant || ''-'' || slug: ''T'' || name when the name stays in the template, else ''S'' || name_cut || '':'' || name_stem';
+'how run_split divides the Liger run name rtrim(left(name_prefix || ''-'' || slug, 100), ''-'') with the per-run part variant_slug || ''-'' || slug (variant_slug = kernelindex.run_name_slug(variant)): ''T'' || name when the name stays in the template, else ''S'' || name_cut || '':'' || name_stem';
 
 CREATE FUNCTION kernelindex.liger_slug(s text)
 RETURNS text
@@ -630,13 +630,16 @@ BEGIN
 				|| '-' || kernelindex.liger_slug(d.kernel_provider) || '-' || kernelindex.liger_slug(d.gpu_name)
 				|| '-' || kernelindex.liger_slug(d.label) AS name_prefix,
 			substring(d.kernel_name || '/' || d.kernel_operation_mode || CASE WHEN d.metric_name = 'memory' THEN '/memory' ELSE '' END
-				|| '/' || d.kernel_provider || '/' || kernelindex.liger_slug(d.gpu_name) || '/' || d.label, '[^/]*$') AS variant
+				|| '/' || d.kernel_provider || '/' || kernelindex.liger_slug(d.gpu_name) || '/' || d.label, '[^/]*$') AS variant,
+			kernelindex.run_name_slug(substring(d.kernel_name || '/' || d.kernel_operation_mode
+				|| CASE WHEN d.metric_name = 'memory' THEN '/memory' ELSE '' END
+				|| '/' || d.kernel_provider || '/' || kernelindex.liger_slug(d.gpu_name) || '/' || d.label, '[^/]*$')) AS variant_slug
 		FROM (SELECT DISTINCT s.kernel_name, s.kernel_operation_mode, s.metric_name, s.kernel_provider, s.gpu_name,
 					 s.x_name, s.x_value, s.extra_benchmark_config_str, l.label
 			  FROM src s JOIN lab l USING (kernel_name, x_name, x_value, extra_benchmark_config_str)) d
 	), keyed AS (
 		SELECT s.*, sl.slug, sl.fast,
-			CASE WHEN sl.fast THEN kernelindex.liger_name_key(b.name_prefix, b.variant, sl.slug) END AS nk
+			CASE WHEN sl.fast THEN kernelindex.liger_name_key(b.name_prefix, b.variant_slug, sl.slug) END AS nk
 		FROM src s
 		JOIN base b USING (kernel_name, kernel_operation_mode, metric_name, kernel_provider, gpu_name,
 						   x_name, x_value, extra_benchmark_config_str),
