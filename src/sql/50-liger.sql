@@ -634,9 +634,11 @@ BEGIN
 			kernelindex.run_name_slug(substring(d.kernel_name || '/' || d.kernel_operation_mode
 				|| CASE WHEN d.metric_name = 'memory' THEN '/memory' ELSE '' END
 				|| '/' || d.kernel_provider || '/' || kernelindex.liger_slug(d.gpu_name) || '/' || d.label, '[^/]*$')) AS variant_slug
-		FROM (SELECT DISTINCT s.kernel_name, s.kernel_operation_mode, s.metric_name, s.kernel_provider, s.gpu_name,
+		FROM (SELECT s.kernel_name, s.kernel_operation_mode, s.metric_name, s.kernel_provider, s.gpu_name,
 					 s.x_name, s.x_value, s.extra_benchmark_config_str, l.label
-			  FROM src s JOIN lab l USING (kernel_name, x_name, x_value, extra_benchmark_config_str)) d
+			  FROM (SELECT DISTINCT kernel_name, kernel_operation_mode, metric_name, kernel_provider, gpu_name,
+							x_name, x_value, extra_benchmark_config_str FROM src) s
+			  JOIN lab l USING (kernel_name, x_name, x_value, extra_benchmark_config_str)) d
 	), keyed AS (
 		SELECT s.*, sl.slug, sl.fast,
 			CASE WHEN sl.fast THEN kernelindex.liger_name_key(b.name_prefix, b.variant_slug, sl.slug) END AS nk
@@ -803,7 +805,10 @@ BEGIN
 		JOIN kernelindex.workloads w ON w.id = r.workload_id
 		JOIN kernelindex.environments e ON e.id = r.environment_id
 		JOIN kernelindex.implementations i ON i.id = r.implementation_id
-	), grp AS (
+	), grp AS MATERIALIZED (
+		-- One row per group, built before the join with every row: planned
+		-- from keyed alone (its estimates are poor), the join of keyed with
+		-- itself would be quadratic in the group size.
 		SELECT k.kernel_name, k.kernel_provider, k.kernel_operation_mode, k.metric_name, k.x_name,
 			   k.x_label IS NULL AS x_label_null, COALESCE(k.x_label, '') AS x_label, k.x_value,
 			   k.extra_benchmark_config_str, k.gpu_name,
