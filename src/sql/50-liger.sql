@@ -304,6 +304,7 @@ COMMENT ON COLUMN kernelindex.rejected_rows.gpu_name IS 'the row''s gpu_name, ve
 COMMENT ON COLUMN kernelindex.rejected_rows."timestamp" IS 'the row''s timestamp, verbatim';
 COMMENT ON COLUMN kernelindex.rejected_rows.liger_version IS 'the row''s liger_version, verbatim';
 SELECT pg_catalog.pg_extension_config_dump('kernelindex.rejected_rows', '');
+COMMENT ON SEQUENCE kernelindex.rejected_rows_id_seq IS 'ids of kernelindex.rejected_rows';
 SELECT pg_catalog.pg_extension_config_dump('kernelindex.rejected_rows_id_seq', '');
 
 /* --- Row checks and document builders --------------------------------- */

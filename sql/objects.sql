@@ -1,0 +1,48 @@
+-- Every object users see is documented, dumped when it holds data, and the
+-- extension's catalogs are consistent.
+
+-- Every table, view, sequence and column of schema kernelindex has a COMMENT.
+SELECT c.relname, a.attname
+FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+JOIN pg_attribute a ON a.attrelid = c.oid
+WHERE n.nspname = 'kernelindex' AND c.relkind IN ('r', 'v', 'u', 'p') AND a.attnum > 0
+  AND NOT a.attisdropped AND col_description(c.oid, a.attnum) IS NULL
+ORDER BY 1, 2;
+SELECT c.relname, c.relkind
+FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+WHERE n.nspname = 'kernelindex' AND c.relkind IN ('r', 'v', 'u', 'p', 'S')
+  AND obj_description(c.oid, 'pg_class') IS NULL
+ORDER BY 1;
+
+-- Every function, type, operator, operator class and cast of the extension
+-- has a COMMENT.
+WITH x AS (SELECT oid FROM pg_extension WHERE extname = 'kernelindex')
+SELECT pg_describe_object(d.classid, d.objid, 0) AS undocumented
+FROM pg_depend d, x
+WHERE d.refobjid = x.oid AND d.deptype = 'e'
+  AND d.classid IN ('pg_proc'::regclass, 'pg_type'::regclass, 'pg_operator'::regclass,
+                    'pg_opclass'::regclass, 'pg_opfamily'::regclass, 'pg_cast'::regclass)
+  AND obj_description(d.objid, d.classid::regclass::text) IS NULL
+  AND NOT (d.classid = 'pg_type'::regclass
+           AND EXISTS (SELECT 1 FROM pg_type t WHERE t.oid = d.objid AND t.typelem <> 0 AND t.typlen = -1))
+ORDER BY 1;
+
+-- Every table that holds user data is dumped by pg_dump (extconfig); the
+-- catalogs dump only the rows users add; liger_rows is empty whenever a
+-- transaction commits.
+SELECT c.relname, c.relkind,
+       coalesce(x.cond, '(not dumped)') AS dump_condition
+FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+LEFT JOIN (SELECT unnest(extconfig) AS oid, unnest(extcondition) AS cond
+           FROM pg_extension WHERE extname = 'kernelindex') x ON x.oid = c.oid
+WHERE n.nspname = 'kernelindex' AND c.relkind IN ('r', 'p', 'S')
+ORDER BY 1;
+
+-- Functions: volatility, strictness and parallel safety as declared.
+SELECT p.oid::regprocedure AS function, p.provolatile AS volatility, p.proisstrict AS strict,
+       p.proparallel AS parallel, l.lanname AS language
+FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
+WHERE p.oid IN (SELECT objid FROM pg_depend
+                WHERE refobjid = (SELECT oid FROM pg_extension WHERE extname = 'kernelindex')
+                  AND classid = 'pg_proc'::regclass AND deptype = 'e')
+ORDER BY p.oid::regprocedure::text COLLATE "C";
