@@ -75,6 +75,9 @@ FROM ref WHERE name = 'sparsemax';
 -- a malformed digest
 SELECT kernelindex.ingest_document(jsonb_set(doc, '{run,spec,protocolDigest}', '"sha256:abc"'))
 FROM ref WHERE name = 'sparsemax';
+-- an impossible observation time
+SELECT kernelindex.ingest_document(jsonb_set(doc, '{run,spec,observedAt}', '"2025-02-30T00:38:25.000Z"'))
+FROM ref WHERE name = 'sparsemax';
 -- a missing protocol (neither in the document nor stored)
 SELECT kernelindex.ingest_document(jsonb_set(doc - 'protocol', '{run,spec,protocolDigest}',
        '"sha256:2222222222222222222222222222222222222222222222222222222222222222"'))

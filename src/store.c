@@ -517,3 +517,35 @@ kidx_liger_name_key(PG_FUNCTION_ARGS)
 	PG_RETURN_TEXT_P(cstring_to_text(psprintf("S%d:%.*s", nmchars,
 											  nmoff[nmchars - k], full.data)));
 }
+
+PG_FUNCTION_INFO_V1(kidx_timestamptz_or_null);
+
+/*
+ * kernelindex.timestamptz_or_null(text): the timestamp a date-and-time text
+ * denotes, or NULL where timestamptz input would raise an error (an
+ * impossible date, say), so that a document's fault can be reported as such.
+ */
+Datum
+kidx_timestamptz_or_null(PG_FUNCTION_ARGS)
+{
+	char	   *s = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	char		workbuf[MAXDATELEN + MAXDATEFIELDS];
+	char	   *field[MAXDATEFIELDS];
+	int			ftype[MAXDATEFIELDS];
+	int			nf;
+	int			dtype;
+	int			tz;
+	struct pg_tm tt;
+	fsec_t		fsec;
+	TimestampTz result;
+
+	if (strlen(s) >= MAXDATELEN ||
+		ParseDateTime(s, workbuf, sizeof(workbuf), field, ftype,
+					  MAXDATEFIELDS, &nf) != 0 ||
+		DecodeDateTime(field, ftype, nf, &dtype, &tt, &fsec, &tz) != 0 ||
+		dtype != DTK_DATE ||
+		tm2timestamp(&tt, fsec, &tz, &result) != 0 ||
+		!IS_VALID_TIMESTAMP(result))
+		PG_RETURN_NULL();
+	PG_RETURN_TIMESTAMPTZ(result);
+}

@@ -254,6 +254,13 @@ CREATE TYPE kernelindex.run_parts AS (
 COMMENT ON TYPE kernelindex.run_parts IS
 'a run document split into what runs share (template and stems) and what is per run (typed values)';
 
+CREATE FUNCTION kernelindex.timestamptz_or_null(text)
+RETURNS timestamptz
+AS 'MODULE_PATHNAME', 'kidx_timestamptz_or_null'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION kernelindex.timestamptz_or_null(text) IS
+'the timestamp a date-and-time text denotes, or NULL where timestamptz input would raise an error (an impossible date)';
+
 CREATE FUNCTION kernelindex.json_int8(j jsonb)
 RETURNS bigint
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
@@ -330,7 +337,7 @@ FROM (SELECT run OPERATOR(pg_catalog.->) 'spec' AS s OFFSET 0) a,
 LATERAL (SELECT CASE WHEN (a.s OPERATOR(pg_catalog.->>) 'observedAt') OPERATOR(pg_catalog.~)
 							 '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z$'
 				  AND pg_catalog.jsonb_typeof(a.s OPERATOR(pg_catalog.->) 'observedAt') = 'string'
-				 THEN (a.s OPERATOR(pg_catalog.->>) 'observedAt')::pg_catalog.timestamptz END AS ts0 OFFSET 0) o0,
+				 THEN kernelindex.timestamptz_or_null(a.s OPERATOR(pg_catalog.->>) 'observedAt') END AS ts0 OFFSET 0) o0,
 LATERAL (SELECT CASE WHEN pg_catalog.to_char(o0.ts0 AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
 							= (a.s OPERATOR(pg_catalog.->>) 'observedAt')
 				 THEN o0.ts0 END AS observed_at OFFSET 0) o,
@@ -540,26 +547,35 @@ BEGIN
 		CASE WHEN k.is_bundle THEN u.doc OPERATOR(pg_catalog.->) 'environment' WHEN k.kind = 'ExecutionEnvironment' THEN u.doc END AS environment,
 		CASE WHEN k.is_bundle THEN u.doc OPERATOR(pg_catalog.->) 'workload' WHEN k.kind = 'Workload' THEN u.doc END AS workload,
 		CASE WHEN k.is_bundle THEN u.doc OPERATOR(pg_catalog.->) 'implementation' WHEN k.kind = 'Implementation' THEN u.doc END AS implementation,
-		CASE
-			WHEN pg_catalog.jsonb_typeof(u.doc) IS DISTINCT FROM 'object' THEN
-				pg_catalog.format('document %s is %s, not a JSON object', u.ord, COALESCE(pg_catalog.jsonb_typeof(u.doc), 'null'))
-			WHEN k.is_bundle THEN (
-				SELECT pg_catalog.format('bundle %s has %s', u.ord, pg_catalog.string_agg(m.msg, ' and '))
-				FROM (SELECT pg_catalog.format('an unknown member "%s"', key) AS msg
-					  FROM pg_catalog.jsonb_object_keys(u.doc) AS key
-					  WHERE key NOT IN ('run', 'protocol', 'environment', 'workload', 'implementation')
-					  UNION ALL
-					  SELECT pg_catalog.format('a "%s" member whose kind is %s, not %s', mk.member,
-						  COALESCE(pg_catalog.quote_literal(u.doc OPERATOR(pg_catalog.->) mk.member OPERATOR(pg_catalog.->>) 'kind'), 'missing'), mk.want)
-					  FROM (VALUES ('run', 'BenchmarkRun'), ('protocol', 'BenchmarkProtocol'),
-								   ('environment', 'ExecutionEnvironment'), ('workload', 'Workload'),
-								   ('implementation', 'Implementation')) AS mk(member, want)
-					  WHERE u.doc OPERATOR(pg_catalog.?) mk.member
-						AND (u.doc OPERATOR(pg_catalog.->) mk.member OPERATOR(pg_catalog.->>) 'kind') IS DISTINCT FROM mk.want) m
-				HAVING pg_catalog.count(*) > 0)
-			WHEN k.kind NOT IN ('BenchmarkRun', 'BenchmarkProtocol', 'ExecutionEnvironment', 'Workload', 'Implementation') THEN
-				pg_catalog.format('document %s has kind %s, which is not a kernelindex resource kind', u.ord, pg_catalog.quote_literal(k.kind))
-		END AS problem) c,
+		COALESCE(
+			CASE
+				WHEN pg_catalog.jsonb_typeof(u.doc) IS DISTINCT FROM 'object' THEN
+					pg_catalog.format('document %s is %s, not a JSON object', u.ord, COALESCE(pg_catalog.jsonb_typeof(u.doc), 'null'))
+				WHEN k.is_bundle THEN (
+					SELECT pg_catalog.format('bundle %s has %s', u.ord, pg_catalog.string_agg(m.msg, ' and '))
+					FROM (SELECT pg_catalog.format('an unknown member "%s"', key) AS msg
+						  FROM pg_catalog.jsonb_object_keys(u.doc) AS key
+						  WHERE key NOT IN ('run', 'protocol', 'environment', 'workload', 'implementation')
+						  UNION ALL
+						  SELECT pg_catalog.format('a "%s" member whose kind is %s, not %s', mk.member,
+							  COALESCE(pg_catalog.quote_literal(u.doc OPERATOR(pg_catalog.->) mk.member OPERATOR(pg_catalog.->>) 'kind'), 'missing'), mk.want)
+						  FROM (VALUES ('run', 'BenchmarkRun'), ('protocol', 'BenchmarkProtocol'),
+									   ('environment', 'ExecutionEnvironment'), ('workload', 'Workload'),
+									   ('implementation', 'Implementation')) AS mk(member, want)
+						  WHERE u.doc OPERATOR(pg_catalog.?) mk.member
+							AND (u.doc OPERATOR(pg_catalog.->) mk.member OPERATOR(pg_catalog.->>) 'kind') IS DISTINCT FROM mk.want) m
+					HAVING pg_catalog.count(*) > 0)
+				WHEN k.kind NOT IN ('BenchmarkRun', 'BenchmarkProtocol', 'ExecutionEnvironment', 'Workload', 'Implementation') THEN
+					pg_catalog.format('document %s has kind %s, which is not a kernelindex resource kind', u.ord, pg_catalog.quote_literal(k.kind))
+			END,
+			CASE WHEN pg_catalog.jsonb_typeof(CASE WHEN k.is_bundle THEN u.doc OPERATOR(pg_catalog.->) 'run' WHEN k.kind = 'BenchmarkRun' THEN u.doc END
+										OPERATOR(pg_catalog.#>) '{spec,observedAt}') = 'string'
+				 AND kernelindex.timestamptz_or_null(CASE WHEN k.is_bundle THEN u.doc OPERATOR(pg_catalog.->) 'run' WHEN k.kind = 'BenchmarkRun' THEN u.doc END
+													 OPERATOR(pg_catalog.#>>) '{spec,observedAt}') IS NULL THEN
+				pg_catalog.format('the run of document %s has spec.observedAt %s, which is not a valid date and time',
+					u.ord, CASE WHEN k.is_bundle THEN u.doc OPERATOR(pg_catalog.->) 'run' WHEN k.kind = 'BenchmarkRun' THEN u.doc END
+						   OPERATOR(pg_catalog.#>) '{spec,observedAt}')
+			END) AS problem) c,
 	LATERAL (SELECT
 		(c.run OPERATOR(pg_catalog.#>>) '{spec,protocolDigest}')::@extschema@.kidx_digest AS rp,
 		(c.run OPERATOR(pg_catalog.#>>) '{spec,environmentDigest}')::@extschema@.kidx_digest AS re,
