@@ -261,16 +261,24 @@ write_spliced(CanonSink *sink, JsonbValue *v, Splice **splices, int n,
 		shape_error(splices[0], level - 1);
 }
 
-/* Add a splice of a string value. */
+/* Set the path (up to four keys, NULL-terminated) a splice replaces. */
 static void
-splice_string(Splice *s, const char *p0, const char *p1, const char *p2,
-			  const char *p3, char *str)
+splice_path(Splice *s, const char *p0, const char *p1, const char *p2,
+			const char *p3)
 {
 	s->path[0] = p0;
 	s->path[1] = p1;
 	s->path[2] = p2;
 	s->path[3] = p3;
 	s->depth = p3 ? 4 : p2 ? 3 : p1 ? 2 : 1;
+}
+
+/* Add a splice of a string value. */
+static void
+splice_string(Splice *s, const char *p0, const char *p1, const char *p2,
+			  const char *p3, char *str)
+{
+	splice_path(s, p0, p1, p2, p3);
 	s->value.type = jbvString;
 	s->value.val.string.val = str;
 	s->value.val.string.len = strlen(str);
@@ -281,11 +289,7 @@ static void
 splice_numeric(Splice *s, const char *p0, const char *p1, const char *p2,
 			   const char *p3, Numeric num)
 {
-	s->path[0] = p0;
-	s->path[1] = p1;
-	s->path[2] = p2;
-	s->path[3] = p3;
-	s->depth = p3 ? 4 : p2 ? 3 : p1 ? 2 : 1;
+	splice_path(s, p0, p1, p2, p3);
 	s->value.type = jbvNumeric;
 	s->value.val.numeric = num;
 }
