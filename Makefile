@@ -11,6 +11,7 @@ OBJS = \
 	src/units.o \
 	src/comparability.o \
 	src/liger.o \
+	src/liger_ingest.o \
 	src/store.o \
 	src/core/jcs.o \
 	src/core/decimal.o

@@ -119,5 +119,21 @@ SELECT kernelindex.liger_workload_label('rope', 'T', '1', '{"a": "1"}') AS strin
 SELECT kernel, pass, metric, gpu, workload_label, provider, reference_latency_ms, latency_ms, speedup, memory_ratio
 FROM kernelindex.speedups WHERE provider <> 'torch' ORDER BY kernel, pass, metric;
 
+-- A hostile search_path cannot take over the ingestion (two runs of one series).
+CREATE SCHEMA evil;
+CREATE FUNCTION evil.texteq(text, text) RETURNS boolean LANGUAGE plpgsql AS
+$$BEGIN RAISE NOTICE 'evil = called'; RETURN $1 OPERATOR(pg_catalog.=) $2; END$$;
+CREATE OPERATOR evil.= (LEFTARG = text, RIGHTARG = text, FUNCTION = evil.texteq);
+SET search_path = evil, public, pg_catalog;
+INSERT INTO kernelindex.liger_rows VALUES
+('mystery_op', 'acme', 'forward', 'speed', 'ms', 'N', 'size', '8', '1.5', '1.25', '1.75',
+ '{"mode": "fast", "flag": true}', 'Acme Accelerator X2', '2025-10-02 08:00:01', '1.0'),
+('mystery_op', 'acme', 'forward', 'speed', 'ms', 'N', 'size', '8', '1.6', '1.25', '1.75',
+ '{"mode": "fast", "flag": true}', 'Acme Accelerator X2', '2025-10-02 08:00:02', '1.0');
+RESET search_path;
+DROP SCHEMA evil CASCADE;
+SELECT external_id, latency_ms FROM kernelindex.run_facts
+WHERE kernel = 'mystery_op' AND observed_at >= '2025-10-02' ORDER BY 1;
+
 -- Every committed state of the staging table is empty.
 SELECT count(*) AS staged_left FROM kernelindex.liger_rows;

@@ -131,6 +131,21 @@ EXPLAIN (COSTS OFF) SELECT b.digest FROM kernelindex.runs a JOIN kernelindex.run
 WHERE a.digest = 'sha256:fa347ab5a1849bf7c7cb77f5c01d0d0171faac50bd8f3a03fe1d396737123546';
 RESET ALL;
 
+-- runs.series_id and runs.variant_id are checked per statement, as a foreign key would.
+\set VERBOSITY default
+INSERT INTO kernelindex.runs (comparability_key, digest, protocol_id, workload_id, environment_id,
+	implementation_id, series_id, variant_id)
+SELECT comparability_key, sha256('x')::kidx_digest, protocol_id, workload_id, environment_id,
+	implementation_id, -1, variant_id FROM kernelindex.runs LIMIT 1;
+UPDATE kernelindex.runs SET variant_id = -2 WHERE variant_id IS NOT NULL;
+DELETE FROM kernelindex.run_series WHERE id = (SELECT min(series_id) FROM kernelindex.runs);
+UPDATE kernelindex.run_variants SET id = -3 WHERE id = (SELECT min(variant_id) FROM kernelindex.runs);
+TRUNCATE kernelindex.run_series;
+\set VERBOSITY terse
+-- A series no run uses can go.
+INSERT INTO kernelindex.run_series (key, template) VALUES (sha256('unused')::kidx_digest, '{}');
+DELETE FROM kernelindex.run_series WHERE key = sha256('unused')::kidx_digest;
+
 -- Every table is dumped with its data.
 SELECT c.relname FROM pg_extension x, unnest(x.extconfig) AS t(oid) JOIN pg_class c ON c.oid = t.oid
 WHERE x.extname = 'kernelindex'

@@ -19,6 +19,7 @@
 
 #include "access/htup_details.h"
 #include "catalog/pg_type.h"
+#include "common/hashfn.h"
 #include "common/jsonapi.h"
 #include "fmgr.h"
 #include "funcapi.h"
@@ -27,29 +28,13 @@
 #include "utils/builtins.h"
 #include "utils/datetime.h"
 #include "utils/timestamp.h"
+#include "utils/typcache.h"
 
 #include "core/decimal.h"
 #include "core/jcs.h"
+#include "liger.h"
 
-/* Columns of kernelindex.liger_rows, in upstream order (1-based). */
-#define LR_KERNEL_NAME		1
-#define LR_KERNEL_PROVIDER	2
-#define LR_OPERATION_MODE	3
-#define LR_METRIC_NAME		4
-#define LR_METRIC_UNIT		5
-#define LR_X_NAME			6
-#define LR_X_LABEL			7
-#define LR_X_VALUE			8
-#define LR_Y_VALUE_50		9
-#define LR_Y_VALUE_20		10
-#define LR_Y_VALUE_80		11
-#define LR_EXTRA_CONFIG		12
-#define LR_GPU_NAME			13
-#define LR_TIMESTAMP		14
-#define LR_LIGER_VERSION	15
-#define LR_NCOLUMNS			15
-
-static const char *const lr_column_names[LR_NCOLUMNS + 1] = {
+const char *const lr_column_names[LR_NCOLUMNS + 1] = {
 	NULL,
 	"kernel_name", "kernel_provider", "kernel_operation_mode",
 	"metric_name", "metric_unit", "x_name", "x_label", "x_value",
@@ -57,8 +42,6 @@ static const char *const lr_column_names[LR_NCOLUMNS + 1] = {
 	"extra_benchmark_config_str", "gpu_name", "timestamp", "liger_version"
 };
 
-/* Longest value shown in a fault before it is cut. */
-#define LR_SHOWN_MAX	200
 
 /* State of the JSON walk over extra_benchmark_config_str. */
 typedef struct ConfigCheck
@@ -68,25 +51,37 @@ typedef struct ConfigCheck
 	char	   *bad_number;		/* first number a double cannot carry */
 } ConfigCheck;
 
+/* What kidx_liger_row_fault keeps across the rows of one query. */
+typedef struct RowFaultCache
+{
+	TupleDesc	tupdesc;		/* of kernelindex.liger_rows */
+	LigerConfigCache configs;
+} RowFaultCache;
+
 PG_FUNCTION_INFO_V1(kidx_liger_row_fault);
+
+/* A value as a fault shows it: cut at LR_SHOWN_MAX characters; NULL as "". */
+char *
+liger_shown_value(const char *value)
+{
+	size_t		len = value ? strlen(value) : 0;
+
+	if (value == NULL)
+		return pstrdup("");
+	if (len <= LR_SHOWN_MAX)
+		return pstrdup(value);
+	return psprintf("%.*s...", pg_mbcliplen(value, (int) len, LR_SHOWN_MAX),
+					value);
+}
 
 /* Build the {column, value, reason} answer. */
 static Datum
 fault_result(int column, const char *value, const char *reason)
 {
 	Datum		elems[3];
-	char	   *shown;
-	size_t		len = value ? strlen(value) : 0;
 
-	if (value == NULL)
-		shown = pstrdup("");
-	else if (len <= LR_SHOWN_MAX)
-		shown = pstrdup(value);
-	else
-		shown = psprintf("%.*s...",
-						 pg_mbcliplen(value, (int) len, LR_SHOWN_MAX), value);
 	elems[0] = CStringGetTextDatum(lr_column_names[column]);
-	elems[1] = CStringGetTextDatum(shown);
+	elems[1] = CStringGetTextDatum(liger_shown_value(value));
 	elems[2] = CStringGetTextDatum(reason);
 	return PointerGetDatum(construct_array(elems, 3, TEXTOID, -1, false,
 										   TYPALIGN_INT));
@@ -285,28 +280,19 @@ timestamp_fault(const char *value)
 }
 
 /*
- * kidx_liger_row_fault(kernelindex.liger_rows) -> text[]
- *
- * NULL for a good row, else {column, value, reason} for its first fault.
+ * The first fault of a Liger row (v[1..LR_NCOLUMNS], NULL for SQL NULL):
+ * its reason, with its column in *column, or NULL for a good row.  Good
+ * configurations are remembered in *configs (allocated in its context).
  */
-Datum
-kidx_liger_row_fault(PG_FUNCTION_ARGS)
+const char *
+liger_fault(char **v, int *column, LigerConfigCache *configs)
 {
-	HeapTupleHeader row = PG_GETARG_HEAPTUPLEHEADER(0);
-	char	   *v[LR_NCOLUMNS + 1];
 	const char *reason;
 	const char *metric;
 	const char *unit;
 	bool		memory;
+	uint32		slot;
 	int			i;
-
-	for (i = 1; i <= LR_NCOLUMNS; i++)
-	{
-		bool		isnull;
-		Datum		d = GetAttributeByNum(row, i, &isnull);
-
-		v[i] = isnull ? NULL : TextDatumGetCString(d);
-	}
 
 	/* Required fields: all but x_label and liger_version. */
 	for (i = 1; i <= LR_NCOLUMNS; i++)
@@ -314,7 +300,10 @@ kidx_liger_row_fault(PG_FUNCTION_ARGS)
 		if (i == LR_X_LABEL || i == LR_LIGER_VERSION)
 			continue;
 		if (v[i] == NULL || is_blank(v[i]))
-			PG_RETURN_DATUM(fault_result(i, v[i], "empty required field"));
+		{
+			*column = i;
+			return "empty required field";
+		}
 	}
 
 	metric = v[LR_METRIC_NAME];
@@ -324,12 +313,16 @@ kidx_liger_row_fault(PG_FUNCTION_ARGS)
 	else if (strcmp(metric, "memory") == 0)
 		memory = true;
 	else
-		PG_RETURN_DATUM(fault_result(LR_METRIC_NAME, metric,
-									 "unknown metric, expected \"speed\" or \"memory\""));
+	{
+		*column = LR_METRIC_NAME;
+		return "unknown metric, expected \"speed\" or \"memory\"";
+	}
 	if (strcmp(unit, memory ? "MB" : "ms") != 0)
-		PG_RETURN_DATUM(fault_result(LR_METRIC_UNIT, unit,
-									 memory ? "unknown unit for metric \"memory\", expected \"MB\""
-									 : "unknown unit for metric \"speed\", expected \"ms\""));
+	{
+		*column = LR_METRIC_UNIT;
+		return memory ? "unknown unit for metric \"memory\", expected \"MB\""
+			: "unknown unit for metric \"speed\", expected \"ms\"";
+	}
 
 	{
 		char	   *x = trimmed(v[LR_X_VALUE]);
@@ -338,24 +331,95 @@ kidx_liger_row_fault(PG_FUNCTION_ARGS)
 
 		if (is_json_number(x) &&
 			jcs_number_from_decimal(x, strlen(x), buf, &buflen) != JCS_NUM_OK)
-			PG_RETURN_DATUM(fault_result(LR_X_VALUE, v[LR_X_VALUE],
-										 "has more digits than a double carries; it cannot be kept exactly as written"));
+		{
+			*column = LR_X_VALUE;
+			return "has more digits than a double carries; it cannot be kept exactly as written";
+		}
 	}
 
 	for (i = LR_Y_VALUE_50; i <= LR_Y_VALUE_80; i++)
 	{
 		reason = measure_fault(v[i], memory ? 1048576 : 1000000);
 		if (reason != NULL)
-			PG_RETURN_DATUM(fault_result(i, v[i], reason));
+		{
+			*column = i;
+			return reason;
+		}
 	}
 
-	reason = config_fault(v[LR_EXTRA_CONFIG]);
-	if (reason != NULL)
-		PG_RETURN_DATUM(fault_result(LR_EXTRA_CONFIG, v[LR_EXTRA_CONFIG], reason));
+	slot = hash_bytes((const unsigned char *) v[LR_EXTRA_CONFIG],
+					  strlen(v[LR_EXTRA_CONFIG])) % LR_CONFIG_SLOTS;
+	if (configs->good[slot] == NULL ||
+		strcmp(configs->good[slot], v[LR_EXTRA_CONFIG]) != 0)
+	{
+		reason = config_fault(v[LR_EXTRA_CONFIG]);
+		if (reason != NULL)
+		{
+			*column = LR_EXTRA_CONFIG;
+			return reason;
+		}
+		if (configs->good[slot] != NULL)
+			pfree(configs->good[slot]);
+		configs->good[slot] = MemoryContextStrdup(configs->context,
+												  v[LR_EXTRA_CONFIG]);
+	}
 
 	reason = timestamp_fault(v[LR_TIMESTAMP]);
 	if (reason != NULL)
-		PG_RETURN_DATUM(fault_result(LR_TIMESTAMP, v[LR_TIMESTAMP], reason));
+	{
+		*column = LR_TIMESTAMP;
+		return reason;
+	}
+	return NULL;
+}
 
-	PG_RETURN_NULL();
+/*
+ * kidx_liger_row_fault(kernelindex.liger_rows) -> text[]
+ *
+ * NULL for a good row, else {column, value, reason} for its first fault.
+ */
+Datum
+kidx_liger_row_fault(PG_FUNCTION_ARGS)
+{
+	HeapTupleHeader row = PG_GETARG_HEAPTUPLEHEADER(0);
+	RowFaultCache *cache = (RowFaultCache *) fcinfo->flinfo->fn_extra;
+	HeapTupleData tuple;
+	Datum		values[LR_NCOLUMNS];
+	bool		nulls[LR_NCOLUMNS];
+	char	   *v[LR_NCOLUMNS + 1];
+	const char *reason;
+	int			column;
+	int			i;
+
+	if (cache == NULL)
+	{
+		TupleDesc	td = lookup_rowtype_tupdesc(HeapTupleHeaderGetTypeId(row),
+												HeapTupleHeaderGetTypMod(row));
+		MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+
+		cache = palloc0(sizeof(RowFaultCache));
+		cache->tupdesc = CreateTupleDescCopy(td);
+		cache->configs.context = fcinfo->flinfo->fn_mcxt;
+		MemoryContextSwitchTo(old);
+		ReleaseTupleDesc(td);
+		fcinfo->flinfo->fn_extra = cache;
+	}
+	if (cache->tupdesc->natts != LR_NCOLUMNS)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("a Liger row has %d columns, not %d",
+						cache->tupdesc->natts, LR_NCOLUMNS)));
+
+	tuple.t_len = HeapTupleHeaderGetDatumLength(row);
+	ItemPointerSetInvalid(&tuple.t_self);
+	tuple.t_tableOid = InvalidOid;
+	tuple.t_data = row;
+	heap_deform_tuple(&tuple, cache->tupdesc, values, nulls);
+	for (i = 1; i <= LR_NCOLUMNS; i++)
+		v[i] = nulls[i - 1] ? NULL : TextDatumGetCString(values[i - 1]);
+
+	reason = liger_fault(v, &column, &cache->configs);
+	if (reason == NULL)
+		PG_RETURN_NULL();
+	PG_RETURN_DATUM(fault_result(column, v[column], reason));
 }

@@ -31,6 +31,7 @@
 
 #include "canonical.h"
 #include "core/jcs.h"
+#include "store.h"
 
 /* Most per-run values spliced into one template. */
 #define SPLICE_MAX		16
@@ -327,20 +328,60 @@ observed_at_text(TimestampTz t)
 					tm.tm_hour, tm.tm_min, tm.tm_sec, (int) (fsec / 1000));
 }
 
+/* The last template detoasted, kept across the calls of one query. */
+typedef struct TemplateCache
+{
+	Size		rawlen;			/* bytes of the datum as passed */
+	char	   *raw;			/* a copy of them (compressed or a pointer) */
+	Jsonb	   *template;		/* the same, detoasted */
+} TemplateCache;
+
 /*
- * kidx_run_identity_digest(template jsonb, protocol, workload, environment,
- *		implementation kidx_digest, observed_at timestamptz,
- *		latency_ns, latency_ns_p20, latency_ns_p80,
- *		peak_bytes, peak_bytes_p20, peak_bytes_p80 bigint,
- *		native_unit text, native_p20, native_p50, native_p80 numeric,
- *		external_id text) -> kidx_digest
- *
+ * The template argument, detoasted once per distinct value: a bulk load
+ * passes each series' template, compressed, for every one of its runs.
+ */
+static Jsonb *
+template_arg(FunctionCallInfo fcinfo)
+{
+	struct varlena *raw = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0));
+	TemplateCache *cache = (TemplateCache *) fcinfo->flinfo->fn_extra;
+	Size		rawlen;
+
+	if (!VARATT_IS_EXTENDED(raw))
+		return (Jsonb *) raw;
+	rawlen = VARSIZE_ANY(raw);
+	if (cache == NULL)
+	{
+		cache = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(TemplateCache));
+		fcinfo->flinfo->fn_extra = cache;
+	}
+	if (cache->raw == NULL || cache->rawlen != rawlen ||
+		memcmp(cache->raw, raw, rawlen) != 0)
+	{
+		MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+
+		if (cache->raw != NULL)
+		{
+			pfree(cache->raw);
+			pfree(cache->template);
+		}
+		cache->raw = NULL;
+		cache->template = (Jsonb *) PG_DETOAST_DATUM_COPY(PointerGetDatum(raw));
+		cache->raw = palloc(rawlen);
+		memcpy(cache->raw, raw, rawlen);
+		cache->rawlen = rawlen;
+		MemoryContextSwitchTo(old);
+	}
+	return cache->template;
+}
+
+/*
+ * The run digest of a template with the per-run values spliced in:
  * kidx_resource_digest(run_rebuild(...)) streamed from the template.
  */
-Datum
-kidx_run_identity_digest(PG_FUNCTION_ARGS)
+void
+run_identity_digest(Jsonb *template, const RunValues *rv, KidxDigest *result)
 {
-	Jsonb	   *template;
 	Splice		splices[SPLICE_MAX];
 	Splice	   *active[SPLICE_MAX];
 	int			n = 0;
@@ -349,53 +390,47 @@ kidx_run_identity_digest(PG_FUNCTION_ARGS)
 				kind,
 				spec;
 	CanonSink  *sink;
-	KidxDigest *result;
 	SpliceMember top[3];
 	SpliceMember *order[3];
 	static const char *const digest_keys[4] = {
 		"protocolDigest", "workloadDigest", "environmentDigest", "implementationDigest"
 	};
 
-	if (PG_ARGISNULL(0))
-		PG_RETURN_NULL();
-	template = PG_GETARG_JSONB_P(0);
-
 	for (i = 0; i < 4; i++)
-		if (!PG_ARGISNULL(1 + i))
+		if (rv->digest[i] != NULL)
 			splice_string(&splices[n++], "spec", digest_keys[i], NULL, NULL,
-						  digest_text(fcinfo, 1 + i));
-	if (!PG_ARGISNULL(5))
+						  (char *) rv->digest[i]);
+	if (rv->has_observed_at)
 		splice_string(&splices[n++], "spec", "observedAt", NULL, NULL,
-					  observed_at_text(PG_GETARG_TIMESTAMPTZ(5)));
-	if (!PG_ARGISNULL(6))
+					  observed_at_text(rv->observed_at));
+	if (rv->has[RV_LATENCY])
 		splice_numeric(&splices[n++], "spec", "timing", "latencyNs", "median",
-					   int64_to_numeric(PG_GETARG_INT64(6)));
-	if (!PG_ARGISNULL(9))
+					   int64_to_numeric(rv->v[RV_LATENCY]));
+	if (rv->has[RV_PEAK])
 		splice_numeric(&splices[n++], "spec", "memory", "peakBytes", "median",
-					   int64_to_numeric(PG_GETARG_INT64(9)));
+					   int64_to_numeric(rv->v[RV_PEAK]));
 	/* measurements: COALESCE(latency, peak) for p20 and p80 */
 	for (i = 0; i < 2; i++)
 	{
-		int			arg = PG_ARGISNULL(7 + i) ? 10 + i : 7 + i;
+		int			k = rv->has[RV_LATENCY_P20 + i] ? RV_LATENCY_P20 + i : RV_PEAK_P20 + i;
 
-		if (!PG_ARGISNULL(arg))
+		if (rv->has[k])
 			splice_numeric(&splices[n++], "spec", "measurements", i ? "1" : "0",
-						   "value", int64_to_numeric(PG_GETARG_INT64(arg)));
+						   "value", int64_to_numeric(rv->v[k]));
 	}
-	if (!PG_ARGISNULL(12))
+	if (rv->native_unit != NULL)
 	{
-		char	   *unit = text_to_cstring(PG_GETARG_TEXT_PP(12));
 		static const char *const suffix[3] = {"_20", "_50", "_80"};
 
 		for (i = 0; i < 3; i++)
-			if (!PG_ARGISNULL(13 + i))
+			if (rv->native[i] != NULL)
 				splice_numeric(&splices[n++], "spec", "sourceNative", "metrics",
-							   psprintf("%s%s", unit, suffix[i]),
-							   PG_GETARG_NUMERIC(13 + i));
+							   psprintf("%s%s", rv->native_unit, suffix[i]),
+							   rv->native[i]);
 	}
-	if (!PG_ARGISNULL(16))
+	if (rv->external_id != NULL)
 		splice_string(&splices[n++], "spec", "sourceNative", "externalId", NULL,
-					  text_to_cstring(PG_GETARG_TEXT_PP(16)));
+					  (char *) rv->external_id);
 	for (i = 0; i < n; i++)
 		active[i] = &splices[i];
 
@@ -443,14 +478,61 @@ kidx_run_identity_digest(PG_FUNCTION_ARGS)
 			canon_write_value(sink, &order[i]->value);
 	}
 	canon_sink_write(sink, "}", 1);
+	canon_sink_finish(sink, result);
+}
+
+/*
+ * kidx_run_identity_digest(template jsonb, protocol, workload, environment,
+ *		implementation kidx_digest, observed_at timestamptz,
+ *		latency_ns, latency_ns_p20, latency_ns_p80,
+ *		peak_bytes, peak_bytes_p20, peak_bytes_p80 bigint,
+ *		native_unit text, native_p20, native_p50, native_p80 numeric,
+ *		external_id text) -> kidx_digest
+ *
+ * SQL face of run_identity_digest().
+ */
+Datum
+kidx_run_identity_digest(PG_FUNCTION_ARGS)
+{
+	RunValues	rv;
+	KidxDigest *result;
+	int			i;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	memset(&rv, 0, sizeof(rv));
+	for (i = 0; i < 4; i++)
+		if (!PG_ARGISNULL(1 + i))
+			rv.digest[i] = digest_text(fcinfo, 1 + i);
+	if (!PG_ARGISNULL(5))
+	{
+		rv.has_observed_at = true;
+		rv.observed_at = PG_GETARG_TIMESTAMPTZ(5);
+	}
+	for (i = 0; i < RV_NVALUES; i++)
+		if (!PG_ARGISNULL(6 + i))
+		{
+			rv.has[i] = true;
+			rv.v[i] = PG_GETARG_INT64(6 + i);
+		}
+	if (!PG_ARGISNULL(12))
+	{
+		rv.native_unit = text_to_cstring(PG_GETARG_TEXT_PP(12));
+		for (i = 0; i < 3; i++)
+			if (!PG_ARGISNULL(13 + i))
+				rv.native[i] = PG_GETARG_NUMERIC(13 + i);
+	}
+	if (!PG_ARGISNULL(16))
+		rv.external_id = text_to_cstring(PG_GETARG_TEXT_PP(16));
 
 	result = palloc(sizeof(KidxDigest));
-	canon_sink_finish(sink, result);
+	run_identity_digest(template_arg(fcinfo), &rv, result);
 	PG_RETURN_KIDX_DIGEST_P(result);
 }
 
 /*
- * kidx_liger_name_key(prefix text, variant_slug text, slug text) -> text
+ * liger_name_key(prefix, variant_slug, slug), the key of
+ * kernelindex.liger_name_key(prefix text, variant_slug text, slug text).
  *
  * For the Liger run name rtrim(left(prefix || '-' || slug, 100), '-') and
  * the per-run part f = variant_slug || '-' || slug (variant_slug being
@@ -463,12 +545,10 @@ kidx_run_identity_digest(PG_FUNCTION_ARGS)
  * name stays in the template.  The key is 'T' || name in that case, else
  * 'S' || name_cut || ':' || name_stem.
  */
-Datum
-kidx_liger_name_key(PG_FUNCTION_ARGS)
+char *
+liger_name_key(const char *prefix, int prefixlen, const char *variant_slug,
+			   int variant_slug_len, const char *slug, int sluglen)
 {
-	text	   *prefix = PG_GETARG_TEXT_PP(0);
-	text	   *variant_slug = PG_GETARG_TEXT_PP(1);
-	text	   *slug = PG_GETARG_TEXT_PP(2);
 	StringInfoData full;
 	StringInfoData f;
 	int			nmlen;
@@ -478,16 +558,16 @@ kidx_liger_name_key(PG_FUNCTION_ARGS)
 	int			fchars = 0;
 	int			pos;
 	int			k;
+	char	   *key;
 
 	initStringInfo(&full);
-	appendBinaryStringInfo(&full, VARDATA_ANY(prefix), VARSIZE_ANY_EXHDR(prefix));
+	appendBinaryStringInfo(&full, prefix, prefixlen);
 	appendStringInfoChar(&full, '-');
-	appendBinaryStringInfo(&full, VARDATA_ANY(slug), VARSIZE_ANY_EXHDR(slug));
+	appendBinaryStringInfo(&full, slug, sluglen);
 	initStringInfo(&f);
-	appendBinaryStringInfo(&f, VARDATA_ANY(variant_slug),
-						   VARSIZE_ANY_EXHDR(variant_slug));
+	appendBinaryStringInfo(&f, variant_slug, variant_slug_len);
 	appendStringInfoChar(&f, '-');
-	appendBinaryStringInfo(&f, VARDATA_ANY(slug), VARSIZE_ANY_EXHDR(slug));
+	appendBinaryStringInfo(&f, slug, sluglen);
 
 	/* The name: the first 100 characters, no hyphen at the end. */
 	nmlen = pg_mbcharcliplen(full.data, full.len, LIGER_NAME_MAX);
@@ -514,12 +594,32 @@ kidx_liger_name_key(PG_FUNCTION_ARGS)
 	}
 
 	if (k == 0)
-		PG_RETURN_TEXT_P(cstring_to_text(psprintf("T%.*s", nmlen, full.data)));
-	if (k == fchars)
-		PG_RETURN_TEXT_P(cstring_to_text(psprintf("S:%.*s", nmoff[nmchars - k],
-												  full.data)));
-	PG_RETURN_TEXT_P(cstring_to_text(psprintf("S%d:%.*s", nmchars,
-											  nmoff[nmchars - k], full.data)));
+		key = psprintf("T%.*s", nmlen, full.data);
+	else if (k == fchars)
+		key = psprintf("S:%.*s", nmoff[nmchars - k], full.data);
+	else
+		key = psprintf("S%d:%.*s", nmchars, nmoff[nmchars - k], full.data);
+	pfree(full.data);
+	pfree(f.data);
+	pfree(nmoff);
+	pfree(foff);
+	return key;
+}
+
+/* SQL face of liger_name_key(). */
+Datum
+kidx_liger_name_key(PG_FUNCTION_ARGS)
+{
+	text	   *prefix = PG_GETARG_TEXT_PP(0);
+	text	   *variant_slug = PG_GETARG_TEXT_PP(1);
+	text	   *slug = PG_GETARG_TEXT_PP(2);
+
+	PG_RETURN_TEXT_P(cstring_to_text(liger_name_key(VARDATA_ANY(prefix),
+													VARSIZE_ANY_EXHDR(prefix),
+													VARDATA_ANY(variant_slug),
+													VARSIZE_ANY_EXHDR(variant_slug),
+													VARDATA_ANY(slug),
+													VARSIZE_ANY_EXHDR(slug))));
 }
 
 PG_FUNCTION_INFO_V1(kidx_timestamptz_or_null);

@@ -153,8 +153,8 @@ CREATE TABLE kernelindex.runs (
 	workload_id integer NOT NULL REFERENCES kernelindex.workloads (id),
 	environment_id integer NOT NULL REFERENCES kernelindex.environments (id),
 	implementation_id integer NOT NULL REFERENCES kernelindex.implementations (id),
-	series_id integer NOT NULL REFERENCES kernelindex.run_series (id),
-	variant_id integer REFERENCES kernelindex.run_variants (id),
+	series_id integer NOT NULL,
+	variant_id integer,
 	observed_at timestamptz,
 	latency_ns bigint,
 	latency_ns_p20 bigint,
@@ -213,6 +213,112 @@ SELECT pg_catalog.pg_extension_config_dump('kernelindex.workloads_id_seq', '');
 SELECT pg_catalog.pg_extension_config_dump('kernelindex.implementations_id_seq', '');
 SELECT pg_catalog.pg_extension_config_dump('kernelindex.run_series_id_seq', '');
 SELECT pg_catalog.pg_extension_config_dump('kernelindex.run_variants_id_seq', '');
+
+/*
+ * runs.series_id and runs.variant_id are checked per statement, not per
+ * row: they point into small internal dictionaries, and the row-level
+ * triggers of a FOREIGN KEY cost a bulk load of a million runs some 4.6 s
+ * each (test/bench/liger.sh).  The checks below keep the same promise: a
+ * run's series and variant exist, and are locked (FOR KEY SHARE) until the
+ * run is committed; a series or variant a run uses is never deleted,
+ * renumbered or truncated away.
+ */
+CREATE FUNCTION kernelindex.runs_references_check()
+RETURNS trigger
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+	missing record;
+BEGIN
+	SELECT n.series_id, n.variant_id,
+		   s.id IS NULL AS no_series
+	INTO missing
+	FROM new_runs n
+	LEFT JOIN kernelindex.run_series s ON s.id OPERATOR(pg_catalog.=) n.series_id
+	LEFT JOIN kernelindex.run_variants v ON v.id OPERATOR(pg_catalog.=) n.variant_id
+	WHERE s.id IS NULL OR (n.variant_id IS NOT NULL AND v.id IS NULL)
+	LIMIT 1;
+	IF FOUND THEN
+		RAISE EXCEPTION 'insert or update on table "runs" violates its reference to table "%"',
+				CASE WHEN missing.no_series THEN 'run_series' ELSE 'run_variants' END
+			USING ERRCODE = 'foreign_key_violation',
+				  DETAIL = CASE WHEN missing.no_series
+					  THEN pg_catalog.format('Key (series_id)=(%s) is not present in table "run_series".', missing.series_id)
+					  ELSE pg_catalog.format('Key (variant_id)=(%s) is not present in table "run_variants".', missing.variant_id) END;
+	END IF;
+	-- Hold what the new runs use until they commit, as a foreign key does.
+	PERFORM 1 FROM kernelindex.run_series s
+	WHERE s.id IN (SELECT DISTINCT n.series_id FROM new_runs n)
+	FOR KEY SHARE;
+	PERFORM 1 FROM kernelindex.run_variants v
+	WHERE v.id IN (SELECT DISTINCT n.variant_id FROM new_runs n)
+	FOR KEY SHARE;
+	RETURN NULL;
+END;
+$fn$;
+COMMENT ON FUNCTION kernelindex.runs_references_check() IS
+'statement trigger of kernelindex.runs: every new run''s series_id and variant_id exist (23503 otherwise); locks them FOR KEY SHARE';
+
+CREATE TRIGGER runs_references_insert
+AFTER INSERT ON kernelindex.runs
+REFERENCING NEW TABLE AS new_runs
+FOR EACH STATEMENT EXECUTE FUNCTION kernelindex.runs_references_check();
+
+CREATE TRIGGER runs_references_update
+AFTER UPDATE ON kernelindex.runs
+REFERENCING NEW TABLE AS new_runs
+FOR EACH STATEMENT EXECUTE FUNCTION kernelindex.runs_references_check();
+
+CREATE FUNCTION kernelindex.run_dictionary_guard()
+RETURNS trigger
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+	used integer;
+	col text := CASE TG_TABLE_NAME WHEN 'run_series' THEN 'series_id' ELSE 'variant_id' END;
+BEGIN
+	IF TG_OP = 'TRUNCATE' THEN
+		IF EXISTS (SELECT 1 FROM kernelindex.runs) THEN
+			RAISE EXCEPTION 'cannot truncate table "%": runs use its rows', TG_TABLE_NAME
+				USING ERRCODE = 'foreign_key_violation',
+					  HINT = 'Truncate kernelindex.runs in the same command.';
+		END IF;
+		RETURN NULL;
+	END IF;
+	-- DELETE or UPDATE: an id no row has any more must not be used by a run.
+	EXECUTE pg_catalog.format(
+		'SELECT o.id FROM old_rows o WHERE NOT EXISTS (SELECT 1 FROM kernelindex.%I t WHERE t.id OPERATOR(pg_catalog.=) o.id) '
+		'AND EXISTS (SELECT 1 FROM kernelindex.runs r WHERE r.%I OPERATOR(pg_catalog.=) o.id) LIMIT 1',
+		TG_TABLE_NAME, col) INTO used;
+	IF used IS NOT NULL THEN
+		RAISE EXCEPTION 'update or delete on table "%" violates the reference from table "runs"', TG_TABLE_NAME
+			USING ERRCODE = 'foreign_key_violation',
+				  DETAIL = pg_catalog.format('Key (id)=(%s) is still referenced from table "runs".', used);
+	END IF;
+	RETURN NULL;
+END;
+$fn$;
+COMMENT ON FUNCTION kernelindex.run_dictionary_guard() IS
+'statement trigger of kernelindex.run_series and run_variants: refuses to delete, renumber or truncate away a row a run uses (23503)';
+
+CREATE TRIGGER run_series_delete AFTER DELETE ON kernelindex.run_series
+REFERENCING OLD TABLE AS old_rows
+FOR EACH STATEMENT EXECUTE FUNCTION kernelindex.run_dictionary_guard();
+CREATE TRIGGER run_series_update AFTER UPDATE ON kernelindex.run_series
+REFERENCING OLD TABLE AS old_rows
+FOR EACH STATEMENT EXECUTE FUNCTION kernelindex.run_dictionary_guard();
+CREATE TRIGGER run_series_truncate AFTER TRUNCATE ON kernelindex.run_series
+FOR EACH STATEMENT EXECUTE FUNCTION kernelindex.run_dictionary_guard();
+CREATE TRIGGER run_variants_delete AFTER DELETE ON kernelindex.run_variants
+REFERENCING OLD TABLE AS old_rows
+FOR EACH STATEMENT EXECUTE FUNCTION kernelindex.run_dictionary_guard();
+CREATE TRIGGER run_variants_update AFTER UPDATE ON kernelindex.run_variants
+REFERENCING OLD TABLE AS old_rows
+FOR EACH STATEMENT EXECUTE FUNCTION kernelindex.run_dictionary_guard();
+CREATE TRIGGER run_variants_truncate AFTER TRUNCATE ON kernelindex.run_variants
+FOR EACH STATEMENT EXECUTE FUNCTION kernelindex.run_dictionary_guard();
 
 /* Comparability between run rows -------------------------------------- */
 

@@ -550,127 +550,71 @@ COMMENT ON FUNCTION kernelindex.liger_workload(text, text, text, text, text) IS
 
 /* --- The set-based step: staged rows to bundles ------------------------ */
 
-CREATE FUNCTION kernelindex.liger_rows_ingest()
-RETURNS trigger
+/*
+ * The steps of kernelindex.liger_rows_ingest() (src/liger_ingest.c) that
+ * build documents: they work on the few rows that stand for a group (a run
+ * series), not on every row.
+ */
+CREATE FUNCTION kernelindex.liger_group_names(kernel text[], pass text[], metric text[], provider text[],
+											 gpu text[], x_name text[], x_value text[], config text[])
+RETURNS TABLE (ord bigint, name_prefix text, variant_slug text)
+LANGUAGE sql STABLE PARALLEL SAFE
+BEGIN ATOMIC
+	WITH g AS (
+		SELECT *
+		FROM unnest(kernel, pass, metric, provider, gpu, x_name, x_value, config)
+			WITH ORDINALITY AS g(kernel_name, kernel_operation_mode, metric_name, kernel_provider, gpu_name,
+								 x_name, x_value, extra_benchmark_config_str, ord)
+	), lab AS (
+		SELECT d.*, kernelindex.liger_workload_label(d.kernel_name, d.x_name, kernelindex.liger_x_value(d.x_value),
+													 d.extra_benchmark_config_str::jsonb) AS label
+		FROM (SELECT DISTINCT g.kernel_name, g.x_name, g.x_value, g.extra_benchmark_config_str FROM g) d
+	), named AS (
+		SELECT g.ord,
+			g.kernel_name OPERATOR(pg_catalog.||) '/' OPERATOR(pg_catalog.||) g.kernel_operation_mode
+				OPERATOR(pg_catalog.||) CASE WHEN g.metric_name OPERATOR(pg_catalog.=) 'memory' THEN '/memory' ELSE '' END
+				OPERATOR(pg_catalog.||) '/' OPERATOR(pg_catalog.||) g.kernel_provider
+				OPERATOR(pg_catalog.||) '/' OPERATOR(pg_catalog.||) kernelindex.liger_slug(g.gpu_name)
+				OPERATOR(pg_catalog.||) '/' OPERATOR(pg_catalog.||) l.label AS id_stem,
+			'liger-' OPERATOR(pg_catalog.||) kernelindex.liger_slug(g.kernel_name)
+				OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||) kernelindex.liger_slug(g.kernel_operation_mode)
+				OPERATOR(pg_catalog.||) CASE WHEN g.metric_name OPERATOR(pg_catalog.=) 'memory' THEN '-memory' ELSE '' END
+				OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||) kernelindex.liger_slug(g.kernel_provider)
+				OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||) kernelindex.liger_slug(g.gpu_name)
+				OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||) kernelindex.liger_slug(l.label) AS name_prefix
+		FROM g
+		JOIN lab l ON l.kernel_name OPERATOR(pg_catalog.=) g.kernel_name AND l.x_name OPERATOR(pg_catalog.=) g.x_name
+			AND l.x_value OPERATOR(pg_catalog.=) g.x_value
+			AND l.extra_benchmark_config_str OPERATOR(pg_catalog.=) g.extra_benchmark_config_str
+	)
+	SELECT n.ord, n.name_prefix, kernelindex.run_name_slug(pg_catalog.substring(n.id_stem, '[^/]*$'))
+	FROM named n
+	ORDER BY n.ord;
+END;
+COMMENT ON FUNCTION kernelindex.liger_group_names(text[], text[], text[], text[], text[], text[], text[], text[]) IS
+'for Liger row groups given column-wise (kernel, pass, metric, provider, GPU, x name, x value, config): the run name up to its timestamp (name_prefix) and run_name_slug of the externalId variant, by position (ord); a step of kernelindex.liger_rows_ingest';
+
+CREATE FUNCTION kernelindex.liger_store_rows(rows kernelindex.liger_rows[], ords bigint[])
+RETURNS TABLE (ord bigint, comparability_key @extschema@.kidx_digest, protocol_id integer, workload_id integer,
+			   environment_id integer, implementation_id integer, series_id integer, variant_id integer,
+			   template jsonb, native_unit text, external_id_stem text, variant text, key_prefix text,
+			   protocol_digest text, workload_digest text, environment_digest text, implementation_digest text)
 LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
 AS $fn$
+#variable_conflict use_column
 DECLARE
-	quarantine boolean;
-	bad record;
-	has_bad boolean := false;
 	stored bigint;
-	keyed_sql text;
-	given_sql text;
-	picked bigint[];
 	rep_ord bigint[];
 	rep_digest @extschema@.kidx_digest[];
-	runs_given bigint;
-	runs_new bigint;
-	collided bigint;
-	nestloop text;
 BEGIN
-	-- 1. Check every row of the statement (C, no per-row exceptions).
-	SELECT s.* INTO bad
-	FROM (SELECT row_number() OVER () AS ord, kernelindex.liger_row_fault(n) AS f, n.*
-		  FROM liger_new_rows n) s
-	WHERE s.f IS NOT NULL
-	ORDER BY s.ord
-	LIMIT 1;
-	IF FOUND THEN
-		has_bad := true;
-		-- Read after the C check ran: that loaded the library, which defines the setting.
-		quarantine := COALESCE(current_setting('kernelindex.on_bad_row', true), 'error') = 'quarantine';
-		IF NOT quarantine THEN
-			RAISE EXCEPTION USING
-				ERRCODE = CASE bad.f[1] WHEN 'timestamp' THEN '22007' ELSE '22P02' END,
-				MESSAGE = format('bad value "%s" in column %s (row %s of this COPY): %s',
-								 bad.f[2], bad.f[1], bad.ord, bad.f[3]),
-				DETAIL = format('The row is kernel_name "%s", kernel_provider "%s", kernel_operation_mode "%s", metric_name "%s", gpu_name "%s", x_name "%s", x_value "%s", timestamp "%s". Nothing was stored.',
-								bad.kernel_name, bad.kernel_provider, bad.kernel_operation_mode,
-								bad.metric_name, bad.gpu_name, bad.x_name, bad.x_value, bad."timestamp"),
-				HINT = 'Fix the row, or SET kernelindex.on_bad_row = ''quarantine'' to store the good rows and keep the bad ones, with their reason, in kernelindex.rejected_rows.';
-		END IF;
-		INSERT INTO kernelindex.rejected_rows
-			(row_number, column_name, bad_value, reason,
-			 kernel_name, kernel_provider, kernel_operation_mode, metric_name, metric_unit,
-			 x_name, x_label, x_value, y_value_50, y_value_20, y_value_80,
-			 extra_benchmark_config_str, gpu_name, "timestamp", liger_version)
-		SELECT s.ord, s.f[1], s.f[2], s.f[3],
-			s.kernel_name, s.kernel_provider, s.kernel_operation_mode, s.metric_name, s.metric_unit,
-			s.x_name, s.x_label, s.x_value, s.y_value_50, s.y_value_20, s.y_value_80,
-			s.extra_benchmark_config_str, s.gpu_name, s."timestamp", s.liger_version
-		FROM (SELECT row_number() OVER () AS ord, kernelindex.liger_row_fault(n) AS f, n.*
-			  FROM liger_new_rows n) s
-		WHERE s.f IS NOT NULL
-		ORDER BY s.ord;
-	END IF;
-
-	/*
-	 * 2. Group the good rows by what puts them into one run series: every
-	 * column but the timestamp and the three values, and how run_split()
-	 * divides the run name (kernelindex.liger_name_key).  One row of each
-	 * group (its earliest), and every row whose timestamp has a fraction of
-	 * a second (its externalId then stays in the template), go through the
-	 * exact path: whole documents, kernelindex.ingest_bundles.  The other
-	 * rows of a group are then stored straight as typed values (step 4).
-	 */
-	keyed_sql := $q$
+	-- Documents for the rows, set-based: dimensions once per distinct input.
 	WITH src AS MATERIALIZED (
-		SELECT row_number() OVER () AS ord, n.*, n."timestamp"::timestamp AS ts
-		FROM liger_new_rows n
-		WHERE NOT $1 OR kernelindex.liger_row_fault(n) IS NULL
-	), lab AS MATERIALIZED (
-		SELECT d.*, kernelindex.liger_workload_label(d.kernel_name, d.x_name, kernelindex.liger_x_value(d.x_value),
-													 d.extra_benchmark_config_str::jsonb) AS label
-		FROM (SELECT DISTINCT kernel_name, x_name, x_value, extra_benchmark_config_str FROM src) d
-	), base AS MATERIALIZED (
-		SELECT d.*,
-			'liger-' || kernelindex.liger_slug(d.kernel_name) || '-' || kernelindex.liger_slug(d.kernel_operation_mode)
-				|| CASE WHEN d.metric_name = 'memory' THEN '-memory' ELSE '' END
-				|| '-' || kernelindex.liger_slug(d.kernel_provider) || '-' || kernelindex.liger_slug(d.gpu_name)
-				|| '-' || kernelindex.liger_slug(d.label) AS name_prefix,
-			substring(d.kernel_name || '/' || d.kernel_operation_mode || CASE WHEN d.metric_name = 'memory' THEN '/memory' ELSE '' END
-				|| '/' || d.kernel_provider || '/' || kernelindex.liger_slug(d.gpu_name) || '/' || d.label, '[^/]*$') AS variant,
-			kernelindex.run_name_slug(substring(d.kernel_name || '/' || d.kernel_operation_mode
-				|| CASE WHEN d.metric_name = 'memory' THEN '/memory' ELSE '' END
-				|| '/' || d.kernel_provider || '/' || kernelindex.liger_slug(d.gpu_name) || '/' || d.label, '[^/]*$')) AS variant_slug
-		FROM (SELECT s.kernel_name, s.kernel_operation_mode, s.metric_name, s.kernel_provider, s.gpu_name,
-					 s.x_name, s.x_value, s.extra_benchmark_config_str, l.label
-			  FROM (SELECT DISTINCT kernel_name, kernel_operation_mode, metric_name, kernel_provider, gpu_name,
-							x_name, x_value, extra_benchmark_config_str FROM src) s
-			  JOIN lab l USING (kernel_name, x_name, x_value, extra_benchmark_config_str)) d
-	), keyed AS (
-		SELECT s.*, sl.slug, sl.fast,
-			CASE WHEN sl.fast THEN kernelindex.liger_name_key(b.name_prefix, b.variant_slug, sl.slug) END AS nk
-		FROM src s
-		JOIN base b USING (kernel_name, kernel_operation_mode, metric_name, kernel_provider, gpu_name,
-						   x_name, x_value, extra_benchmark_config_str),
-		LATERAL (SELECT to_char(s.ts, 'YYYY-MM-DD-HH24-MI-SS') AS slug,
-						s.ts = date_trunc('second', s.ts) AS fast) sl
-	)$q$;
-
-	-- Row estimates of the DISTINCT steps are poor: nested loops over them would be quadratic.
-	nestloop := current_setting('enable_nestloop');
-	PERFORM set_config('enable_nestloop', 'off', true);
-	EXECUTE keyed_sql || $q$
-	SELECT array_agg(p.ord) FROM (
-		SELECT ord FROM keyed WHERE NOT fast
-		UNION ALL
-		SELECT right(min(slug || to_char(ord, 'FM00000000000000000000') COLLATE "C"), 20)::bigint
-		FROM keyed WHERE fast
-		GROUP BY kernel_name, kernel_provider, kernel_operation_mode, metric_name, x_name, x_label,
-				 x_value, extra_benchmark_config_str, gpu_name, liger_version, nk) p
-	$q$ INTO picked USING has_bad;
-	PERFORM set_config('enable_nestloop', nestloop, true);
-
-	-- 3. Documents for those rows, set-based: dimensions once per distinct input.
-	WITH src AS MATERIALIZED (
-		SELECT n.*
-		FROM (SELECT row_number() OVER () AS ord, n.*
-			  FROM liger_new_rows n
-			  WHERE NOT has_bad OR kernelindex.liger_row_fault(n) IS NULL) n
-		JOIN (SELECT DISTINCT x.ord FROM unnest(picked) AS x(ord)) p USING (ord)
+		SELECT o.ord, r.*
+		FROM unnest(rows) WITH ORDINALITY AS r(kernel_name, kernel_provider, kernel_operation_mode,
+			metric_name, metric_unit, x_name, x_label, x_value, y_value_50, y_value_20, y_value_80,
+			extra_benchmark_config_str, gpu_name, "timestamp", liger_version, i)
+		JOIN unnest(ords) WITH ORDINALITY AS o(ord, i) USING (i)
 	), wl AS MATERIALIZED (
 		SELECT d.kernel_name, d.x_name, d.x_label, d.x_value, d.extra_benchmark_config_str, w.doc,
 			@extschema@.kidx_resource_digest(w.doc)::text AS digest,
@@ -787,110 +731,31 @@ BEGIN
 				  HINT = 'This is a bug in kernelindex; nothing was stored.';
 	END IF;
 
-	/*
-	 * 4. Every other row of a group: the group's ids, series and variant
-	 * from the run stored for its first row, the run digest computed from
-	 * the series template (kernelindex.run_identity_digest, no document
-	 * built), in key order.
-	 */
-	given_sql := keyed_sql || $q$, reps AS (
-		SELECT x.ord, r.comparability_key, r.protocol_id, r.workload_id, r.environment_id, r.implementation_id,
-			   r.series_id, r.variant_id, s.template, s.native_unit, s.external_id_stem, v.variant,
-			   '[' || (s.template #> '{spec,sourceNative,source}')::text || ', ' AS key_prefix,
-			   p.digest AS pd, w.digest AS wd, e.digest AS ed, i.digest AS id
-		FROM unnest($2::@extschema@.kidx_digest[], $3::bigint[]) AS x(digest, ord)
-		JOIN kernelindex.runs r ON r.digest OPERATOR(@extschema@.=) x.digest
-		JOIN kernelindex.run_series s ON s.id = r.series_id
-		JOIN kernelindex.run_variants v ON v.id = r.variant_id
-		JOIN kernelindex.protocols p ON p.id = r.protocol_id
-		JOIN kernelindex.workloads w ON w.id = r.workload_id
-		JOIN kernelindex.environments e ON e.id = r.environment_id
-		JOIN kernelindex.implementations i ON i.id = r.implementation_id
-	), grp AS MATERIALIZED (
-		-- One row per group, built before the join with every row: planned
-		-- from keyed alone (its estimates are poor), the join of keyed with
-		-- itself would be quadratic in the group size.
-		SELECT k.kernel_name, k.kernel_provider, k.kernel_operation_mode, k.metric_name, k.x_name,
-			   k.x_label IS NULL AS x_label_null, COALESCE(k.x_label, '') AS x_label, k.x_value,
-			   k.extra_benchmark_config_str, k.gpu_name,
-			   k.liger_version IS NULL AS version_null, COALESCE(k.liger_version, '') AS liger_version, k.nk, r.*
-		FROM keyed k JOIN reps r ON r.ord = k.ord
-		WHERE k.fast
-	), given AS (
-		SELECT k.ord, g.comparability_key, g.protocol_id, g.workload_id, g.environment_id, g.implementation_id,
-			   g.series_id, g.variant_id, v.*,
-			   kernelindex.run_identity_digest(g.template, g.pd, g.wd, g.ed, g.id, v.observed_at,
-					v.latency_ns, v.latency_ns_p20, v.latency_ns_p80, v.peak_bytes, v.peak_bytes_p20, v.peak_bytes_p80,
-					g.native_unit, v.native_p20, v.native_p50, v.native_p80, v.external_id) AS digest,
-			   md5(g.key_prefix || to_json(v.external_id)::text || ']')::uuid AS external_key
-		FROM keyed k
-		JOIN grp g ON g.kernel_name = k.kernel_name AND g.kernel_provider = k.kernel_provider
-			AND g.kernel_operation_mode = k.kernel_operation_mode AND g.metric_name = k.metric_name
-			AND g.x_name = k.x_name AND g.x_label_null = (k.x_label IS NULL) AND g.x_label = COALESCE(k.x_label, '')
-			AND g.x_value = k.x_value AND g.extra_benchmark_config_str = k.extra_benchmark_config_str
-			AND g.gpu_name = k.gpu_name AND g.version_null = (k.liger_version IS NULL)
-			AND g.liger_version = COALESCE(k.liger_version, '') AND g.nk = k.nk,
-		LATERAL (SELECT k.ts AT TIME ZONE 'UTC' AS observed_at,
-				CASE WHEN k.metric_name <> 'memory' THEN @extschema@.kidx_ms_to_ns(k.y_value_50) END AS latency_ns,
-				CASE WHEN k.metric_name <> 'memory' THEN @extschema@.kidx_ms_to_ns(k.y_value_20) END AS latency_ns_p20,
-				CASE WHEN k.metric_name <> 'memory' THEN @extschema@.kidx_ms_to_ns(k.y_value_80) END AS latency_ns_p80,
-				CASE WHEN k.metric_name = 'memory' THEN @extschema@.kidx_mib_to_bytes(k.y_value_50) END AS peak_bytes,
-				CASE WHEN k.metric_name = 'memory' THEN @extschema@.kidx_mib_to_bytes(k.y_value_20) END AS peak_bytes_p20,
-				CASE WHEN k.metric_name = 'memory' THEN @extschema@.kidx_mib_to_bytes(k.y_value_80) END AS peak_bytes_p80,
-				k.y_value_20::numeric AS native_p20, k.y_value_50::numeric AS native_p50, k.y_value_80::numeric AS native_p80,
-				g.external_id_stem || g.variant || '/' || k.slug AS external_id) v
-		WHERE k.fast AND NOT EXISTS (SELECT 1 FROM reps WHERE reps.ord = k.ord)
-	)$q$;
-
-	PERFORM set_config('enable_nestloop', 'off', true);
-	EXECUTE given_sql || $q$, ins AS (
-		INSERT INTO kernelindex.runs AS t (
-			comparability_key, digest, protocol_id, workload_id, environment_id, implementation_id,
-			series_id, variant_id, observed_at, latency_ns, latency_ns_p20, latency_ns_p80,
-			peak_bytes, peak_bytes_p20, peak_bytes_p80, external_key, native_p20, native_p50, native_p80)
-		SELECT g.comparability_key, g.digest, g.protocol_id, g.workload_id, g.environment_id, g.implementation_id,
-			   g.series_id, g.variant_id, g.observed_at, g.latency_ns, g.latency_ns_p20, g.latency_ns_p80,
-			   g.peak_bytes, g.peak_bytes_p20, g.peak_bytes_p80, g.external_key, g.native_p20, g.native_p50, g.native_p80
-		FROM given g
-		ORDER BY g.comparability_key, g.digest
-		ON CONFLICT DO NOTHING
-		RETURNING 1
-	)
-	SELECT (SELECT count(*) FROM given), (SELECT count(*) FROM ins)
-	$q$ INTO runs_given, runs_new USING has_bad, rep_digest, rep_ord;
-	PERFORM set_config('enable_nestloop', nestloop, true);
-
-	-- A run not stored now must be stored already: else it collided on externalId.
-	IF runs_new < runs_given THEN
-		PERFORM set_config('enable_nestloop', 'off', true);
-		EXECUTE given_sql || $q$
-		SELECT g.digest AS run_digest, o.digest AS other, g.external_id
-		FROM given g
-		JOIN kernelindex.runs o ON o.comparability_key OPERATOR(@extschema@.=) g.comparability_key
-							   AND o.external_key = g.external_key
-							   AND o.digest OPERATOR(@extschema@.<>) g.digest
-		WHERE NOT EXISTS (SELECT 1 FROM kernelindex.runs r
-						  WHERE r.comparability_key OPERATOR(@extschema@.=) g.comparability_key
-							AND r.digest OPERATOR(@extschema@.=) g.digest)
-		ORDER BY g.ord LIMIT 1
-		$q$ INTO bad USING has_bad, rep_digest, rep_ord;
-		PERFORM set_config('enable_nestloop', nestloop, true);
-		GET DIAGNOSTICS collided = ROW_COUNT;
-		IF collided > 0 THEN
-			RAISE EXCEPTION 'run % has the same source and externalId as stored run %', bad.run_digest, bad.other
-				USING ERRCODE = 'unique_violation',
-					  DETAIL = pg_catalog.format('source liger-kernel-bench, externalId %s', bad.external_id),
-					  HINT = 'Two different runs of one source cannot share an externalId; nothing was stored.';
-		END IF;
-	END IF;
-
-	-- 5. Every committed state of the staging table is empty.
-	DELETE FROM kernelindex.liger_rows;
-	RETURN NULL;
+	-- What every other run of the same series needs to be stored without a document.
+	RETURN QUERY
+	SELECT x.ord, r.comparability_key, r.protocol_id, r.workload_id, r.environment_id, r.implementation_id,
+		   r.series_id, r.variant_id, s.template, s.native_unit, s.external_id_stem, v.variant,
+		   '[' || (s.template #> '{spec,sourceNative,source}')::text || ', ',
+		   p.digest::text, w.digest::text, e.digest::text, i.digest::text
+	FROM unnest(rep_digest, rep_ord) AS x(digest, ord)
+	JOIN kernelindex.runs r ON r.digest OPERATOR(@extschema@.=) x.digest
+	JOIN kernelindex.run_series s ON s.id = r.series_id
+	LEFT JOIN kernelindex.run_variants v ON v.id = r.variant_id
+	JOIN kernelindex.protocols p ON p.id = r.protocol_id
+	JOIN kernelindex.workloads w ON w.id = r.workload_id
+	JOIN kernelindex.environments e ON e.id = r.environment_id
+	JOIN kernelindex.implementations i ON i.id = r.implementation_id
+	ORDER BY x.ord;
 END;
 $fn$;
+COMMENT ON FUNCTION kernelindex.liger_store_rows(kernelindex.liger_rows[], bigint[]) IS
+'stores checked Liger rows (with their positions ords) as whole bundles through kernelindex.ingest_bundles and returns, per position, the stored run''s series and what its siblings need; a step of kernelindex.liger_rows_ingest';
+
+CREATE FUNCTION kernelindex.liger_rows_ingest()
+RETURNS trigger
+AS 'MODULE_PATHNAME', 'kidx_liger_rows_ingest' LANGUAGE C;
 COMMENT ON FUNCTION kernelindex.liger_rows_ingest() IS
-'statement trigger of kernelindex.liger_rows: checks the statement''s rows, builds their bundles set-based, stores them with kernelindex.ingest_bundles, empties the staging table';
+'statement trigger of kernelindex.liger_rows: checks the statement''s rows, stores one row per run series as a whole bundle (kernelindex.liger_store_rows) and every other row straight from its series template, in C; empties the staging table';
 
 CREATE TRIGGER liger_rows_ingest
 AFTER INSERT ON kernelindex.liger_rows

@@ -1,0 +1,49 @@
+/*-------------------------------------------------------------------------
+ *
+ * liger.h
+ *	  Liger-Kernel CSV rows: their columns and their check, for C callers.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef KIDX_LIGER_H
+#define KIDX_LIGER_H
+
+/* Columns of kernelindex.liger_rows, in upstream order (1-based). */
+#define LR_KERNEL_NAME		1
+#define LR_KERNEL_PROVIDER	2
+#define LR_OPERATION_MODE	3
+#define LR_METRIC_NAME		4
+#define LR_METRIC_UNIT		5
+#define LR_X_NAME			6
+#define LR_X_LABEL			7
+#define LR_X_VALUE			8
+#define LR_Y_VALUE_50		9
+#define LR_Y_VALUE_20		10
+#define LR_Y_VALUE_80		11
+#define LR_EXTRA_CONFIG		12
+#define LR_GPU_NAME			13
+#define LR_TIMESTAMP		14
+#define LR_LIGER_VERSION	15
+#define LR_NCOLUMNS			15
+
+/* Longest value shown in a fault before it is cut. */
+#define LR_SHOWN_MAX	200
+
+/*
+ * Good configurations remembered across rows: a COPY repeats a few hundred
+ * distinct configuration strings over every row, so each is parsed once.
+ */
+#define LR_CONFIG_SLOTS 1024
+
+typedef struct LigerConfigCache
+{
+	MemoryContext context;		/* where the strings live */
+	char	   *good[LR_CONFIG_SLOTS];	/* by hash, last one wins */
+} LigerConfigCache;
+
+extern const char *const lr_column_names[LR_NCOLUMNS + 1];
+
+extern const char *liger_fault(char **v, int *column, LigerConfigCache *configs);
+extern char *liger_shown_value(const char *value);
+
+#endif							/* KIDX_LIGER_H */
