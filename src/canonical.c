@@ -96,7 +96,7 @@ canon_sink_digest(void)
  * Start a sink that collects the canonical text.  It never uses the digest
  * buffer (every write tests sink->text first), so that part is not allocated.
  */
-static CanonSink *
+CanonSink *
 canon_sink_text(void)
 {
 	CanonSink  *sink = palloc(offsetof(CanonSink, buf));
@@ -104,6 +104,14 @@ canon_sink_text(void)
 	sink->text = makeStringInfo();
 	sink->used = 0;
 	return sink;
+}
+
+/* The text a text sink has collected so far (UTF-8). */
+StringInfo
+canon_sink_output(CanonSink *sink)
+{
+	Assert(sink->text != NULL);
+	return sink->text;
 }
 
 /* Hand the buffered bytes of a digest sink to SHA-256. */

@@ -8,6 +8,7 @@
 #ifndef KIDX_CANONICAL_H
 #define KIDX_CANONICAL_H
 
+#include "lib/stringinfo.h"
 #include "utils/jsonb.h"
 
 #include "digest.h"
@@ -21,6 +22,12 @@ typedef struct CanonSink CanonSink;
  * next; digest sinks do not nest.
  */
 extern CanonSink *canon_sink_digest(void);
+
+/* Start a sink that collects the canonical text (UTF-8). */
+extern CanonSink *canon_sink_text(void);
+
+/* The text a text sink has collected so far. */
+extern StringInfo canon_sink_output(CanonSink *sink);
 
 /* Write raw (already canonical) bytes to a sink. */
 extern void canon_sink_write(CanonSink *sink, const char *data, size_t len);

@@ -126,6 +126,7 @@ typedef struct LigerSeries
 	char	   *variant;
 	char	   *key_prefix;
 	char	   *digest[4];
+	RunLayout  *layout;			/* the template with holes, once needed */
 } LigerSeries;
 
 /* What is kept of each row of the statement, by position. */
@@ -504,7 +505,7 @@ external_key(const char *key_prefix, const char *external_id)
  */
 static void
 series_run(char **v, const LigerRowInfo *ri, int64 ord, LigerSeries *s,
-		   Datum *values, bool *nulls)
+		   Datum *values, bool *nulls, MemoryContext work)
 {
 	bool		memory = strcmp(v[LR_METRIC_NAME], "memory") == 0;
 	uint32		multiplier = memory ? 1048576 : 1000000;
@@ -542,7 +543,15 @@ series_run(char **v, const LigerRowInfo *ri, int64 ord, LigerSeries *s,
 													   ObjectIdGetDatum(InvalidOid),
 													   Int32GetDatum(-1)));
 	rv.external_id = external_id;
-	run_identity_digest(s->template, &rv, digest);
+	if (s->layout == NULL)
+	{
+		MemoryContext old = MemoryContextSwitchTo(work);
+
+		s->layout = run_identity_layout(s->template, &rv);
+		MemoryContextSwitchTo(old);
+	}
+	if (!run_identity_digest_layout(s->layout, &rv, digest))
+		run_identity_digest(s->template, &rv, digest);
 
 	memset(nulls, true, sizeof(bool) * LG_NATTS);
 	values[0] = PointerGetDatum(&s->comparability_key);
@@ -910,7 +919,7 @@ kidx_liger_rows_ingest(PG_FUNCTION_ARGS)
 			MemoryContextReset(rowcxt);
 			MemoryContextSwitchTo(rowcxt);
 			slot_strings(slot, v);
-			series_run(v, ri, ord, s, values, nulls);
+			series_run(v, ri, ord, s, values, nulls, work);
 			MemoryContextSwitchTo(work);
 			tuplestore_putvalues(given, given_desc, values, nulls);
 		}

@@ -61,11 +61,41 @@ typedef struct SpliceMember
 	Splice	   *sub[SPLICE_MAX];
 } SpliceMember;
 
+/*
+ * While a RunLayout is recorded: the places splice values would be written,
+ * as offsets into the text written so far and indexes into the splices.
+ */
+typedef struct LayoutRecorder
+{
+	CanonSink  *sink;			/* a text sink */
+	Splice	   *base;			/* splices[0] */
+	int			nholes;
+	int			hole_at[SPLICE_MAX];
+	int			hole_splice[SPLICE_MAX];
+} LayoutRecorder;
+
+/*
+ * A run template in canonical form with holes where the per-run values go:
+ * the digest of a run is text[0..hole_at[0]) + value + text[hole_at[0]..
+ * hole_at[1]) + value + ... + the rest.  It holds for runs whose values
+ * are present in the same pattern (mask) with the same native unit.
+ */
+struct RunLayout
+{
+	uint32		mask;
+	char	   *native_unit;
+	char	   *text;
+	int			len;
+	int			nholes;
+	int			hole_at[SPLICE_MAX];
+	int			hole_splice[SPLICE_MAX];
+};
+
 PG_FUNCTION_INFO_V1(kidx_run_identity_digest);
 PG_FUNCTION_INFO_V1(kidx_liger_name_key);
 
 static void write_spliced(CanonSink *sink, JsonbValue *v, Splice **splices,
-						  int n, int level);
+						  int n, int level, LayoutRecorder *rec);
 
 /* A key in UTF-8 (the database encoding's bytes when that is UTF-8). */
 static const char *
@@ -111,10 +141,24 @@ shape_error(Splice *s, int level)
 			 errhint("Such a run is stored whole (runs.residual); digest its document instead.")));
 }
 
+/* Write a splice's value, or note where it goes when recording a layout. */
+static void
+write_splice_value(CanonSink *sink, Splice *s, LayoutRecorder *rec)
+{
+	if (rec == NULL)
+	{
+		canon_write_value(sink, &s->value);
+		return;
+	}
+	rec->hole_at[rec->nholes] = canon_sink_output(sink)->len;
+	rec->hole_splice[rec->nholes] = s - rec->base;
+	rec->nholes++;
+}
+
 /* Write an object with splices applied at this level or below. */
 static void
 write_object_spliced(CanonSink *sink, JsonbContainer *c, Splice **splices,
-					 int n, int level)
+					 int n, int level, LayoutRecorder *rec)
 {
 	int			size = JsonContainerSize(c);
 	SpliceMember *members = palloc0(sizeof(SpliceMember) * (size + n));
@@ -181,9 +225,9 @@ write_object_spliced(CanonSink *sink, JsonbContainer *c, Splice **splices,
 		canon_write_string(sink, m->key, m->keylen);
 		canon_sink_write(sink, ":", 1);
 		if (m->replace)
-			canon_write_value(sink, &m->replace->value);
+			write_splice_value(sink, m->replace, rec);
 		else if (m->nsub > 0)
-			write_spliced(sink, &m->value, m->sub, m->nsub, level + 1);
+			write_spliced(sink, &m->value, m->sub, m->nsub, level + 1, rec);
 		else
 			canon_write_value(sink, &m->value);
 	}
@@ -195,7 +239,7 @@ write_object_spliced(CanonSink *sink, JsonbContainer *c, Splice **splices,
 /* Write an array with splices applied to its elements (by index). */
 static void
 write_array_spliced(CanonSink *sink, JsonbContainer *c, Splice **splices,
-					int n, int level)
+					int n, int level, LayoutRecorder *rec)
 {
 	JsonbIterator *it = JsonbIteratorInit(c);
 	JsonbIteratorToken tok;
@@ -235,9 +279,9 @@ write_array_spliced(CanonSink *sink, JsonbContainer *c, Splice **splices,
 		if (index > 0)
 			canon_sink_write(sink, ",", 1);
 		if (replace)
-			canon_write_value(sink, &replace->value);
+			write_splice_value(sink, replace, rec);
 		else if (nsub > 0)
-			write_spliced(sink, &v, sub, nsub, level + 1);
+			write_spliced(sink, &v, sub, nsub, level + 1, rec);
 		else
 			canon_write_value(sink, &v);
 		index++;
@@ -248,16 +292,16 @@ write_array_spliced(CanonSink *sink, JsonbContainer *c, Splice **splices,
 /* Write a value with splices (all going below it) applied. */
 static void
 write_spliced(CanonSink *sink, JsonbValue *v, Splice **splices, int n,
-			  int level)
+			  int level, LayoutRecorder *rec)
 {
 	check_stack_depth();
 	if (v->type != jbvBinary)
 		shape_error(splices[0], level - 1);
 	if (JsonContainerIsObject(v->val.binary.data))
-		write_object_spliced(sink, v->val.binary.data, splices, n, level);
+		write_object_spliced(sink, v->val.binary.data, splices, n, level, rec);
 	else if (JsonContainerIsArray(v->val.binary.data) &&
 			 !JsonContainerIsScalar(v->val.binary.data))
-		write_array_spliced(sink, v->val.binary.data, splices, n, level);
+		write_array_spliced(sink, v->val.binary.data, splices, n, level, rec);
 	else
 		shape_error(splices[0], level - 1);
 }
@@ -375,23 +419,30 @@ template_arg(FunctionCallInfo fcinfo)
 	return cache->template;
 }
 
-/*
- * The run digest of a template with the per-run values spliced in:
- * kidx_resource_digest(run_rebuild(...)) streamed from the template.
- */
-void
-run_identity_digest(Jsonb *template, const RunValues *rv, KidxDigest *result)
+/* Which values of a run are present, as a bit mask. */
+static uint32
+run_values_mask(const RunValues *rv)
 {
-	Splice		splices[SPLICE_MAX];
-	Splice	   *active[SPLICE_MAX];
+	uint32		mask = 0;
+	int			i;
+
+	for (i = 0; i < 4; i++)
+		mask |= (rv->digest[i] != NULL) << i;
+	mask |= rv->has_observed_at << 4;
+	for (i = 0; i < RV_NVALUES; i++)
+		mask |= rv->has[i] << (5 + i);
+	for (i = 0; i < 3; i++)
+		mask |= (rv->native_unit != NULL && rv->native[i] != NULL) << (11 + i);
+	mask |= (rv->external_id != NULL) << 14;
+	return mask;
+}
+
+/* The splices of a run's values, in a fixed order; returns how many. */
+static int
+build_splices(const RunValues *rv, Splice *splices)
+{
 	int			n = 0;
 	int			i;
-	JsonbValue	api,
-				kind,
-				spec;
-	CanonSink  *sink;
-	SpliceMember top[3];
-	SpliceMember *order[3];
 	static const char *const digest_keys[4] = {
 		"protocolDigest", "workloadDigest", "environmentDigest", "implementationDigest"
 	};
@@ -431,6 +482,25 @@ run_identity_digest(Jsonb *template, const RunValues *rv, KidxDigest *result)
 	if (rv->external_id != NULL)
 		splice_string(&splices[n++], "spec", "sourceNative", "externalId", NULL,
 					  (char *) rv->external_id);
+	return n;
+}
+
+/*
+ * Write a run's {apiVersion, kind, spec} from its template with the
+ * splices applied (or, with rec, with holes noted in their place).
+ */
+static void
+write_run(CanonSink *sink, Jsonb *template, Splice *splices, int n,
+		  LayoutRecorder *rec)
+{
+	Splice	   *active[SPLICE_MAX];
+	JsonbValue	api,
+				kind,
+				spec;
+	SpliceMember top[3];
+	SpliceMember *order[3];
+	int			i;
+
 	for (i = 0; i < n; i++)
 		active[i] = &splices[i];
 
@@ -464,7 +534,6 @@ run_identity_digest(Jsonb *template, const RunValues *rv, KidxDigest *result)
 	}
 	qsort(order, 3, sizeof(SpliceMember *), member_cmp);
 
-	sink = canon_sink_digest();
 	canon_sink_write(sink, "{", 1);
 	for (i = 0; i < 3; i++)
 	{
@@ -473,12 +542,87 @@ run_identity_digest(Jsonb *template, const RunValues *rv, KidxDigest *result)
 		canon_write_string(sink, order[i]->key, order[i]->keylen);
 		canon_sink_write(sink, ":", 1);
 		if (order[i] == &top[2] && n > 0)
-			write_spliced(sink, &spec, active, n, 1);
+			write_spliced(sink, &spec, active, n, 1, rec);
 		else
 			canon_write_value(sink, &order[i]->value);
 	}
 	canon_sink_write(sink, "}", 1);
+}
+
+/*
+ * The run digest of a template with the per-run values spliced in:
+ * kidx_resource_digest(run_rebuild(...)) streamed from the template.
+ */
+void
+run_identity_digest(Jsonb *template, const RunValues *rv, KidxDigest *result)
+{
+	Splice		splices[SPLICE_MAX];
+	int			n = build_splices(rv, splices);
+	CanonSink  *sink = canon_sink_digest();
+
+	write_run(sink, template, splices, n, NULL);
 	canon_sink_finish(sink, result);
+}
+
+/*
+ * The layout of a template for runs with values present as in *rv: the
+ * canonical text written once, with holes for the values.
+ */
+RunLayout *
+run_identity_layout(Jsonb *template, const RunValues *rv)
+{
+	Splice		splices[SPLICE_MAX];
+	int			n = build_splices(rv, splices);
+	LayoutRecorder rec;
+	RunLayout  *layout = palloc0(sizeof(RunLayout));
+	StringInfo	text;
+
+	memset(&rec, 0, sizeof(rec));
+	rec.sink = canon_sink_text();
+	rec.base = splices;
+	write_run(rec.sink, template, splices, n, &rec);
+	text = canon_sink_output(rec.sink);
+	layout->mask = run_values_mask(rv);
+	layout->native_unit = rv->native_unit ? pstrdup(rv->native_unit) : NULL;
+	layout->text = text->data;
+	layout->len = text->len;
+	layout->nholes = rec.nholes;
+	memcpy(layout->hole_at, rec.hole_at, sizeof(rec.hole_at));
+	memcpy(layout->hole_splice, rec.hole_splice, sizeof(rec.hole_splice));
+	return layout;
+}
+
+/*
+ * run_identity_digest() through a layout made for values present as in
+ * *rv; false (and nothing computed) if *rv does not fit the layout.
+ */
+bool
+run_identity_digest_layout(const RunLayout *layout, const RunValues *rv,
+						   KidxDigest *result)
+{
+	Splice		splices[SPLICE_MAX];
+	int			n;
+	int			at = 0;
+	int			i;
+	CanonSink  *sink;
+
+	if (run_values_mask(rv) != layout->mask ||
+		(layout->native_unit != NULL &&
+		 strcmp(layout->native_unit, rv->native_unit) != 0))
+		return false;
+	n = build_splices(rv, splices);
+	sink = canon_sink_digest();
+	for (i = 0; i < layout->nholes; i++)
+	{
+		if (layout->hole_splice[i] >= n)
+			elog(ERROR, "run layout does not fit its values");
+		canon_sink_write(sink, layout->text + at, layout->hole_at[i] - at);
+		canon_write_value(sink, &splices[layout->hole_splice[i]].value);
+		at = layout->hole_at[i];
+	}
+	canon_sink_write(sink, layout->text + at, layout->len - at);
+	canon_sink_finish(sink, result);
+	return true;
 }
 
 /*

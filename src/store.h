@@ -37,8 +37,15 @@ typedef struct RunValues
 	const char *external_id;	/* NULL: none */
 } RunValues;
 
+/* A template's canonical text with holes for the values (store.c). */
+typedef struct RunLayout RunLayout;
+
 extern void run_identity_digest(Jsonb *template, const RunValues *rv,
 								KidxDigest *result);
+extern RunLayout *run_identity_layout(Jsonb *template, const RunValues *rv);
+extern bool run_identity_digest_layout(const RunLayout *layout,
+									   const RunValues *rv,
+									   KidxDigest *result);
 extern char *liger_name_key(const char *prefix, int prefixlen,
 							const char *variant_slug, int variant_slug_len,
 							const char *slug, int sluglen);
