@@ -135,5 +135,10 @@ DROP SCHEMA evil CASCADE;
 SELECT external_id, latency_ms FROM kernelindex.run_facts
 WHERE kernel = 'mystery_op' AND observed_at >= '2025-10-02' ORDER BY 1;
 
+-- Every run stored, whole or from its series template, has its document's digest.
+SELECT count(*) AS runs,
+	count(*) FILTER (WHERE kidx_resource_digest(kernelindex.run_document(digest) -> 'run') <> digest) AS wrong
+FROM kernelindex.runs;
+
 -- Every committed state of the staging table is empty.
 SELECT count(*) AS staged_left FROM kernelindex.liger_rows;
