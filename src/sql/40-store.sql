@@ -217,7 +217,7 @@ SELECT pg_catalog.pg_extension_config_dump('kernelindex.run_variants_id_seq', ''
 /*
  * runs.series_id and runs.variant_id are checked per statement, not per
  * row: they point into small internal dictionaries, and the row-level
- * triggers of a FOREIGN KEY cost a bulk load of a million runs some 4.6 s
+ * triggers of a FOREIGN KEY cost a bulk load of a million runs some 3.4 s
  * each (test/bench/liger.sh).  The checks below keep the same promise: a
  * run's series and variant exist, and are locked (FOR KEY SHARE) until the
  * run is committed; a series or variant a run uses is never deleted,
