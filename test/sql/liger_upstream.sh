@@ -146,5 +146,16 @@ bundles_of() {
 }
 check "bundles equal to the document-at-a-time load (repeated)" "$(bundles_of "$db2")" "$(bundles_of "$db")"
 
+# 5. Rows whose timestamps have a fraction of a second are stored whole, in
+# chunks of 10,000 (the file five times: 12,240 rows, two chunks).
+psql_db -q <<-SQL
+	\copy (SELECT u.kernel_name, u.kernel_provider, u.kernel_operation_mode, u.metric_name, u.metric_unit, u.x_name, u.x_label, u.x_value, u.y_value_50, u.y_value_20, u.y_value_80, u.extra_benchmark_config_str, u.gpu_name, to_char(timestamp '2030-01-01 00:00:00.25' + (g * 100000 + row_number() OVER (PARTITION BY g)) * interval '1 second', 'YYYY-MM-DD HH24:MI:SS.MS') AS "timestamp", u.liger_version FROM upstream u, generate_series(1, 5) g) TO '$tmp/fractional.csv' WITH (FORMAT csv, HEADER)
+	\copy kernelindex.liger_rows FROM '$tmp/fractional.csv' WITH (FORMAT csv, HEADER MATCH)
+SQL
+check "runs stored whole, with fractions of a second" $((2448 * 5)) \
+	"$(psql_db -At -c "SELECT count(*) FROM kernelindex.runs WHERE observed_at >= '2030-01-01'")"
+check "every run's digest is its document's (fractions)" 0 \
+	"$(psql_db -At -c "SELECT count(*) FROM kernelindex.runs r WHERE r.observed_at >= '2030-01-01' AND (r.digest <> kidx_resource_digest(kernelindex.run_json(r)) OR kernelindex.run_json(r) IS NULL)")"
+
 [ $fail -eq 0 ] && echo "liger_upstream: all checks passed"
 exit $fail
