@@ -248,9 +248,9 @@ config_fault(char *value)
 	return NULL;
 }
 
-/* Reason the timestamp cannot be used, or NULL. */
+/* Reason the timestamp cannot be used, or NULL and its value in *ts. */
 static const char *
-timestamp_fault(const char *value)
+timestamp_fault(const char *value, Timestamp *ts)
 {
 	char		workbuf[MAXDATELEN + MAXDATEFIELDS];
 	char	   *field[MAXDATEFIELDS];
@@ -259,7 +259,6 @@ timestamp_fault(const char *value)
 	int			dtype;
 	struct pg_tm tt;
 	fsec_t		fsec;
-	Timestamp	ts;
 
 	/* Digits and date/time punctuation only: no "now", "yesterday", zones. */
 	if (!isdigit((unsigned char) value[strspn(value, " ")]) ||
@@ -273,7 +272,7 @@ timestamp_fault(const char *value)
 		return "not a valid date and time without time zone";
 	if (dtype != DTK_DATE)
 		return "not a date and time";
-	if (tm2timestamp(&tt, fsec, NULL, &ts) != 0 || tt.tm_year < 1 ||
+	if (tm2timestamp(&tt, fsec, NULL, ts) != 0 || tt.tm_year < 1 ||
 		tt.tm_year > 9999)
 		return "out of range";
 	return NULL;
@@ -281,11 +280,12 @@ timestamp_fault(const char *value)
 
 /*
  * The first fault of a Liger row (v[1..LR_NCOLUMNS], NULL for SQL NULL):
- * its reason, with its column in *column, or NULL for a good row.  Good
+ * its reason, with its column in *column, or NULL for a good row, whose
+ * timestamp (what timestamp input makes of it) is then in *ts.  Good
  * configurations are remembered in *configs (allocated in its context).
  */
 const char *
-liger_fault(char **v, int *column, LigerConfigCache *configs)
+liger_fault(char **v, int *column, LigerConfigCache *configs, Timestamp *ts)
 {
 	const char *reason;
 	const char *metric;
@@ -364,7 +364,7 @@ liger_fault(char **v, int *column, LigerConfigCache *configs)
 												  v[LR_EXTRA_CONFIG]);
 	}
 
-	reason = timestamp_fault(v[LR_TIMESTAMP]);
+	reason = timestamp_fault(v[LR_TIMESTAMP], ts);
 	if (reason != NULL)
 	{
 		*column = LR_TIMESTAMP;
@@ -389,6 +389,7 @@ kidx_liger_row_fault(PG_FUNCTION_ARGS)
 	char	   *v[LR_NCOLUMNS + 1];
 	const char *reason;
 	int			column;
+	Timestamp	ts;
 	int			i;
 
 	if (cache == NULL)
@@ -418,7 +419,7 @@ kidx_liger_row_fault(PG_FUNCTION_ARGS)
 	for (i = 1; i <= LR_NCOLUMNS; i++)
 		v[i] = nulls[i - 1] ? NULL : TextDatumGetCString(values[i - 1]);
 
-	reason = liger_fault(v, &column, &cache->configs);
+	reason = liger_fault(v, &column, &cache->configs, &ts);
 	if (reason == NULL)
 		PG_RETURN_NULL();
 	PG_RETURN_DATUM(fault_result(column, v[column], reason));

@@ -8,6 +8,8 @@
 #ifndef KIDX_LIGER_H
 #define KIDX_LIGER_H
 
+#include "datatype/timestamp.h"
+
 /* Columns of kernelindex.liger_rows, in upstream order (1-based). */
 #define LR_KERNEL_NAME		1
 #define LR_KERNEL_PROVIDER	2
@@ -43,7 +45,8 @@ typedef struct LigerConfigCache
 
 extern const char *const lr_column_names[LR_NCOLUMNS + 1];
 
-extern const char *liger_fault(char **v, int *column, LigerConfigCache *configs);
+extern const char *liger_fault(char **v, int *column, LigerConfigCache *configs,
+							   Timestamp *ts);
 extern char *liger_shown_value(const char *value);
 
 #endif							/* KIDX_LIGER_H */

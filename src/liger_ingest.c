@@ -733,7 +733,7 @@ kidx_liger_rows_ingest(PG_FUNCTION_ARGS)
 		MemoryContextReset(rowcxt);
 		MemoryContextSwitchTo(rowcxt);
 		slot_strings(slot, v);
-		reason = liger_fault(v, &column, &configs);
+		reason = liger_fault(v, &column, &configs, &rowinfo[pos].ts);
 		if (reason != NULL)
 		{
 			rowinfo[pos].series = LI_BAD;
@@ -774,10 +774,6 @@ kidx_liger_rows_ingest(PG_FUNCTION_ARGS)
 		}
 		rowinfo[pos].group = g;
 		rowinfo[pos].series = LI_WHOLE;
-		rowinfo[pos].ts = DatumGetTimestamp(DirectFunctionCall3(timestamp_in,
-																CStringGetDatum(v[LR_TIMESTAMP]),
-																ObjectIdGetDatum(InvalidOid),
-																Int32GetDatum(-1)));
 	}
 	MemoryContextSwitchTo(work);
 	if (pos != nrows)
