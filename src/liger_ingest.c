@@ -239,6 +239,17 @@ rewind_rows(Tuplestorestate *rows, int readptr)
 	tuplestore_rescan(rows);
 }
 
+/* Write n >= 0 as exactly width digits (zero-padded) at p. */
+static inline void
+put_digits(char *p, int n, int width)
+{
+	while (width-- > 0)
+	{
+		p[width] = '0' + n % 10;
+		n /= 10;
+	}
+}
+
 /* The timestamp slug of ts, YYYY-MM-DD-HH-MI-SS; *whole: no fraction. */
 static void
 timestamp_slug(TimestampTz ts, char *buf, bool *whole)
@@ -250,9 +261,17 @@ timestamp_slug(TimestampTz ts, char *buf, bool *whole)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 				 errmsg("timestamp out of range")));
-	snprintf(buf, LI_SLUG_LEN + 1, "%04d-%02d-%02d-%02d-%02d-%02d",
-			 tm.tm_year, tm.tm_mon, tm.tm_mday,
-			 tm.tm_hour, tm.tm_min, tm.tm_sec);
+	if (tm.tm_year < 1 || tm.tm_year > 9999)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+				 errmsg("timestamp out of range")));
+	memcpy(buf, "0000-00-00-00-00-00", LI_SLUG_LEN + 1);
+	put_digits(buf, tm.tm_year, 4);
+	put_digits(buf + 5, tm.tm_mon, 2);
+	put_digits(buf + 8, tm.tm_mday, 2);
+	put_digits(buf + 11, tm.tm_hour, 2);
+	put_digits(buf + 14, tm.tm_min, 2);
+	put_digits(buf + 17, tm.tm_sec, 2);
 	*whole = (fsec == 0);
 }
 
@@ -475,6 +494,11 @@ store_whole(Datum *rows, int64 *ords, int64 *positions, int n, Oid rowtype,
 	SPI_freetuptable(SPI_tuptable);
 }
 
+/* Characters escape_json() escapes: '"', '\\' and the controls. */
+static const char needs_escape[] =
+"\"\\\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f"
+"\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f";
+
 /* The md5 of [source, externalId] as a uuid (runs.external_key). */
 static pg_uuid_t *
 external_key(const char *key_prefix, const char *external_id)
@@ -485,7 +509,15 @@ external_key(const char *key_prefix, const char *external_id)
 
 	initStringInfo(&buf);
 	appendStringInfoString(&buf, key_prefix);
-	escape_json(&buf, external_id);
+	if (external_id[strcspn(external_id, needs_escape)] == '\0')
+	{
+		/* what escape_json writes for a string with nothing to escape */
+		appendStringInfoChar(&buf, '"');
+		appendStringInfoString(&buf, external_id);
+		appendStringInfoChar(&buf, '"');
+	}
+	else
+		escape_json(&buf, external_id);
 	appendStringInfoChar(&buf, ']');
 	if (!pg_md5_binary(buf.data, buf.len, key->data, &errstr))
 		ereport(ERROR,
@@ -542,6 +574,9 @@ series_run(char **v, const LigerRowInfo *ri, int64 ord, LigerSeries *s,
 													   CStringGetDatum(v[LR_Y_VALUE_80]),
 													   ObjectIdGetDatum(InvalidOid),
 													   Int32GetDatum(-1)));
+	rv.native_text[0] = v[LR_Y_VALUE_20];
+	rv.native_text[1] = v[LR_Y_VALUE_50];
+	rv.native_text[2] = v[LR_Y_VALUE_80];
 	rv.external_id = external_id;
 	if (s->layout == NULL)
 	{

@@ -46,6 +46,9 @@ typedef struct Splice
 	const char *path[SPLICE_DEPTH];
 	int			depth;
 	JsonbValue	value;
+	const char *canon;			/* the value's canonical text, if known */
+	int			canonlen;
+	bool		fixed;			/* a RunLayout writes it into its text */
 } Splice;
 
 /* One member of an object being written. */
@@ -84,6 +87,7 @@ struct RunLayout
 {
 	uint32		mask;
 	char	   *native_unit;
+	char	   *digest[4];		/* written into the text */
 	char	   *text;
 	int			len;
 	int			nholes;
@@ -145,9 +149,12 @@ shape_error(Splice *s, int level)
 static void
 write_splice_value(CanonSink *sink, Splice *s, LayoutRecorder *rec)
 {
-	if (rec == NULL)
+	if (rec == NULL || s->fixed)
 	{
-		canon_write_value(sink, &s->value);
+		if (s->canon)
+			canon_sink_write(sink, s->canon, s->canonlen);
+		else
+			canon_write_value(sink, &s->value);
 		return;
 	}
 	rec->hole_at[rec->nholes] = canon_sink_output(sink)->len;
@@ -316,6 +323,9 @@ splice_path(Splice *s, const char *p0, const char *p1, const char *p2,
 	s->path[2] = p2;
 	s->path[3] = p3;
 	s->depth = p3 ? 4 : p2 ? 3 : p1 ? 2 : 1;
+	s->canon = NULL;
+	s->canonlen = 0;
+	s->fixed = false;
 }
 
 /* Add a splice of a string value. */
@@ -339,6 +349,48 @@ splice_numeric(Splice *s, const char *p0, const char *p1, const char *p2,
 	s->value.val.numeric = num;
 }
 
+/*
+ * Add a splice of an integer: its canonical text is its digits while a
+ * double holds it exactly (|v| <= 2^53); beyond that the numeric path
+ * decides (and refuses what a double cannot carry).
+ */
+static void
+splice_int64(Splice *s, const char *p0, const char *p1, const char *p2,
+			 const char *p3, int64 v, char *buf)
+{
+	splice_numeric(s, p0, p1, p2, p3, NULL);
+	if (v >= -(INT64CONST(1) << 53) && v <= (INT64CONST(1) << 53))
+	{
+		s->canonlen = pg_lltoa(v, buf);
+		s->canon = buf;
+	}
+	else
+		s->value.val.numeric = int64_to_numeric(v);
+}
+
+/*
+ * Add a splice of a decimal number: written is how the source wrote it,
+ * when known.  An unsigned JSON number has the value numeric input gives
+ * it, so its canonical text is the decimal's own; anything else takes the
+ * numeric path.
+ */
+static void
+splice_decimal(Splice *s, const char *p0, const char *p1, const char *p2,
+			   const char *p3, Numeric num, const char *written, char *buf)
+{
+	size_t		len;
+
+	splice_numeric(s, p0, p1, p2, p3, num);
+	if (written == NULL || !isdigit((unsigned char) written[0]) ||
+		written[strspn(written, "0123456789.eE+-")] != '\0')
+		return;
+	if (jcs_number_from_decimal(written, strlen(written), buf, &len) == JCS_NUM_OK)
+	{
+		s->canon = buf;
+		s->canonlen = (int) len;
+	}
+}
+
 /* The text of a digest argument. */
 static char *
 digest_text(FunctionCallInfo fcinfo, int arg)
@@ -349,12 +401,24 @@ digest_text(FunctionCallInfo fcinfo, int arg)
 	return buf;
 }
 
+/* Write n >= 0 as exactly width digits (zero-padded) at p. */
+static inline void
+put_digits(char *p, int n, int width)
+{
+	while (width-- > 0)
+	{
+		p[width] = '0' + n % 10;
+		n /= 10;
+	}
+}
+
 /* observedAt as run_rebuild writes it: YYYY-MM-DDTHH:MM:SS.mmmZ in UTC. */
 static char *
 observed_at_text(TimestampTz t)
 {
 	struct pg_tm tm;
 	fsec_t		fsec;
+	char	   *buf;
 
 	if (TIMESTAMP_NOT_FINITE(t) ||
 		timestamp2tm(t, NULL, &tm, &fsec, NULL, NULL) != 0 ||
@@ -367,9 +431,16 @@ observed_at_text(TimestampTz t)
 
 		return text_to_cstring(s);
 	}
-	return psprintf("%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
-					tm.tm_year, tm.tm_mon, tm.tm_mday,
-					tm.tm_hour, tm.tm_min, tm.tm_sec, (int) (fsec / 1000));
+	buf = palloc(sizeof("YYYY-MM-DDTHH:MM:SS.mmmZ"));
+	memcpy(buf, "0000-00-00T00:00:00.000Z", sizeof("YYYY-MM-DDTHH:MM:SS.mmmZ"));
+	put_digits(buf, tm.tm_year, 4);
+	put_digits(buf + 5, tm.tm_mon, 2);
+	put_digits(buf + 8, tm.tm_mday, 2);
+	put_digits(buf + 11, tm.tm_hour, 2);
+	put_digits(buf + 14, tm.tm_min, 2);
+	put_digits(buf + 17, tm.tm_sec, 2);
+	put_digits(buf + 20, (int) (fsec / 1000), 3);
+	return buf;
 }
 
 /* The last template detoasted, kept across the calls of one query. */
@@ -437,9 +508,18 @@ run_values_mask(const RunValues *rv)
 	return mask;
 }
 
-/* The splices of a run's values, in a fixed order; returns how many. */
+/* Room for the canonical texts of a run's numbers (build_splices). */
+typedef struct SpliceTexts
+{
+	char		num[SPLICE_MAX][JCS_NUMBER_BUFLEN + MAXINT8LEN + 1];
+} SpliceTexts;
+
+/*
+ * The splices of a run's values, in a fixed order; returns how many.  The
+ * digests are marked fixed: a RunLayout holds them in its text.
+ */
 static int
-build_splices(const RunValues *rv, Splice *splices)
+build_splices(const RunValues *rv, Splice *splices, SpliceTexts *texts)
 {
 	int			n = 0;
 	int			i;
@@ -449,35 +529,59 @@ build_splices(const RunValues *rv, Splice *splices)
 
 	for (i = 0; i < 4; i++)
 		if (rv->digest[i] != NULL)
-			splice_string(&splices[n++], "spec", digest_keys[i], NULL, NULL,
+		{
+			splice_string(&splices[n], "spec", digest_keys[i], NULL, NULL,
 						  (char *) rv->digest[i]);
+			splices[n++].fixed = true;
+		}
 	if (rv->has_observed_at)
 		splice_string(&splices[n++], "spec", "observedAt", NULL, NULL,
 					  observed_at_text(rv->observed_at));
 	if (rv->has[RV_LATENCY])
-		splice_numeric(&splices[n++], "spec", "timing", "latencyNs", "median",
-					   int64_to_numeric(rv->v[RV_LATENCY]));
+	{
+		splice_int64(&splices[n], "spec", "timing", "latencyNs", "median",
+					 rv->v[RV_LATENCY], texts->num[n]);
+		n++;
+	}
 	if (rv->has[RV_PEAK])
-		splice_numeric(&splices[n++], "spec", "memory", "peakBytes", "median",
-					   int64_to_numeric(rv->v[RV_PEAK]));
+	{
+		splice_int64(&splices[n], "spec", "memory", "peakBytes", "median",
+					 rv->v[RV_PEAK], texts->num[n]);
+		n++;
+	}
 	/* measurements: COALESCE(latency, peak) for p20 and p80 */
 	for (i = 0; i < 2; i++)
 	{
 		int			k = rv->has[RV_LATENCY_P20 + i] ? RV_LATENCY_P20 + i : RV_PEAK_P20 + i;
 
 		if (rv->has[k])
-			splice_numeric(&splices[n++], "spec", "measurements", i ? "1" : "0",
-						   "value", int64_to_numeric(rv->v[k]));
+		{
+			splice_int64(&splices[n], "spec", "measurements", i ? "1" : "0",
+						 "value", rv->v[k], texts->num[n]);
+			n++;
+		}
 	}
 	if (rv->native_unit != NULL)
 	{
 		static const char *const suffix[3] = {"_20", "_50", "_80"};
+		static const char *const ms_keys[3] = {"ms_20", "ms_50", "ms_80"};
+		static const char *const mb_keys[3] = {"mb_20", "mb_50", "mb_80"};
 
 		for (i = 0; i < 3; i++)
 			if (rv->native[i] != NULL)
-				splice_numeric(&splices[n++], "spec", "sourceNative", "metrics",
-							   psprintf("%s%s", rv->native_unit, suffix[i]),
-							   rv->native[i]);
+			{
+				const char *key;
+
+				if (strcmp(rv->native_unit, "ms") == 0)
+					key = ms_keys[i];
+				else if (strcmp(rv->native_unit, "mb") == 0)
+					key = mb_keys[i];
+				else
+					key = psprintf("%s%s", rv->native_unit, suffix[i]);
+				splice_decimal(&splices[n], "spec", "sourceNative", "metrics",
+							   key, rv->native[i], rv->native_text[i], texts->num[n]);
+				n++;
+			}
 	}
 	if (rv->external_id != NULL)
 		splice_string(&splices[n++], "spec", "sourceNative", "externalId", NULL,
@@ -557,7 +661,8 @@ void
 run_identity_digest(Jsonb *template, const RunValues *rv, KidxDigest *result)
 {
 	Splice		splices[SPLICE_MAX];
-	int			n = build_splices(rv, splices);
+	SpliceTexts texts;
+	int			n = build_splices(rv, splices, &texts);
 	CanonSink  *sink = canon_sink_digest();
 
 	write_run(sink, template, splices, n, NULL);
@@ -572,10 +677,12 @@ RunLayout *
 run_identity_layout(Jsonb *template, const RunValues *rv)
 {
 	Splice		splices[SPLICE_MAX];
-	int			n = build_splices(rv, splices);
+	SpliceTexts texts;
+	int			n = build_splices(rv, splices, &texts);
 	LayoutRecorder rec;
 	RunLayout  *layout = palloc0(sizeof(RunLayout));
 	StringInfo	text;
+	int			i;
 
 	memset(&rec, 0, sizeof(rec));
 	rec.sink = canon_sink_text();
@@ -584,6 +691,8 @@ run_identity_layout(Jsonb *template, const RunValues *rv)
 	text = canon_sink_output(rec.sink);
 	layout->mask = run_values_mask(rv);
 	layout->native_unit = rv->native_unit ? pstrdup(rv->native_unit) : NULL;
+	for (i = 0; i < 4; i++)
+		layout->digest[i] = rv->digest[i] ? pstrdup(rv->digest[i]) : NULL;
 	layout->text = text->data;
 	layout->len = text->len;
 	layout->nholes = rec.nholes;
@@ -601,6 +710,7 @@ run_identity_digest_layout(const RunLayout *layout, const RunValues *rv,
 						   KidxDigest *result)
 {
 	Splice		splices[SPLICE_MAX];
+	SpliceTexts texts;
 	int			n;
 	int			at = 0;
 	int			i;
@@ -610,14 +720,17 @@ run_identity_digest_layout(const RunLayout *layout, const RunValues *rv,
 		(layout->native_unit != NULL &&
 		 strcmp(layout->native_unit, rv->native_unit) != 0))
 		return false;
-	n = build_splices(rv, splices);
+	for (i = 0; i < 4; i++)
+		if (layout->digest[i] != NULL && strcmp(layout->digest[i], rv->digest[i]) != 0)
+			return false;
+	n = build_splices(rv, splices, &texts);
 	sink = canon_sink_digest();
 	for (i = 0; i < layout->nholes; i++)
 	{
 		if (layout->hole_splice[i] >= n)
 			elog(ERROR, "run layout does not fit its values");
 		canon_sink_write(sink, layout->text + at, layout->hole_at[i] - at);
-		canon_write_value(sink, &splices[layout->hole_splice[i]].value);
+		write_splice_value(sink, &splices[layout->hole_splice[i]], NULL);
 		at = layout->hole_at[i];
 	}
 	canon_sink_write(sink, layout->text + at, layout->len - at);

@@ -34,6 +34,9 @@ typedef struct RunValues
 	int64		v[RV_NVALUES];	/* ns or bytes */
 	const char *native_unit;	/* ms or mb; NULL: no native values */
 	Numeric		native[3];		/* p20, p50, p80 as written; NULL: none */
+	const char *native_text[3]; /* the same as the source wrote them, if
+								 * known (a shortcut to their canonical
+								 * text); NULL: not known */
 	const char *external_id;	/* NULL: none */
 } RunValues;
 
