@@ -140,5 +140,21 @@ SELECT count(*) AS runs,
 	count(*) FILTER (WHERE kidx_resource_digest(kernelindex.run_document(digest) -> 'run') <> digest) AS wrong
 FROM kernelindex.runs;
 
+-- kernelindex.run_identity_digest: a stored run's digest from its series template and values.
+SELECT count(*) AS runs, count(*) FILTER (WHERE kernelindex.run_identity_digest(s.template,
+		p.digest, w.digest, e.digest, i.digest, r.observed_at,
+		r.latency_ns, r.latency_ns_p20, r.latency_ns_p80, r.peak_bytes, r.peak_bytes_p20, r.peak_bytes_p80,
+		s.native_unit, r.native_p20, r.native_p50, r.native_p80,
+		CASE WHEN s.external_id_stem IS NOT NULL
+			THEN kernelindex.run_json(r) #>> '{spec,sourceNative,externalId}' END) <> r.digest) AS wrong,
+	count(*) FILTER (WHERE r.peak_bytes IS NOT NULL) AS memory_runs
+FROM kernelindex.runs r
+JOIN kernelindex.run_series s ON s.id = r.series_id
+JOIN kernelindex.protocols p ON p.id = r.protocol_id
+JOIN kernelindex.workloads w ON w.id = r.workload_id
+JOIN kernelindex.environments e ON e.id = r.environment_id
+JOIN kernelindex.implementations i ON i.id = r.implementation_id
+WHERE r.residual IS NULL;
+
 -- Every committed state of the staging table is empty.
 SELECT count(*) AS staged_left FROM kernelindex.liger_rows;
