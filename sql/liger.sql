@@ -140,6 +140,33 @@ SELECT count(*) AS runs,
 	count(*) FILTER (WHERE kidx_resource_digest(kernelindex.run_document(digest) -> 'run') <> digest) AS wrong
 FROM kernelindex.runs;
 
+-- Two rows of one series with the same timestamp but other values: one
+-- externalId, two runs; the statement fails and stores nothing.
+INSERT INTO kernelindex.liger_rows VALUES
+('mystery_op', 'acme', 'forward', 'speed', 'ms', 'N', 'size', '8', '1.5', '1.25', '1.75',
+ '{"mode": "fast", "flag": true}', 'Acme Accelerator X2', '2025-10-03 08:00:01', '1.0'),
+('mystery_op', 'acme', 'forward', 'speed', 'ms', 'N', 'size', '8', '1.7', '1.25', '1.75',
+ '{"mode": "fast", "flag": true}', 'Acme Accelerator X2', '2025-10-03 08:00:01', '1.0');
+SELECT count(*) AS stored FROM kernelindex.runs
+WHERE observed_at >= '2025-10-03 00:00+00' AND observed_at < '2025-10-04 00:00+00';
+
+-- More rows than work_mem holds (the statement's rows are read back from
+-- disk), every third one bad, in quarantine mode.
+SET work_mem = '64kB';
+SET kernelindex.on_bad_row = 'quarantine';
+INSERT INTO kernelindex.liger_rows
+SELECT 'mystery_op', 'acme', 'forward', CASE WHEN g % 3 = 0 THEN 'speeed' ELSE 'speed' END, 'ms', 'N', 'size',
+	(g % 7)::text, (1 + g / 1000.0)::text, '1.25', '1.75',
+	'{"mode": "slow", "pad": "' || repeat('x', 200) || '"}', 'Acme Accelerator X2',
+	to_char(timestamp '2025-11-01' + g * interval '1 minute', 'YYYY-MM-DD HH24:MI:SS'), '1.0'
+FROM generate_series(1, 900) AS g;
+RESET kernelindex.on_bad_row;
+RESET work_mem;
+SELECT count(*) AS rejected, min(row_number), max(row_number), min(bad_value), max(bad_value)
+FROM kernelindex.rejected_rows WHERE "timestamp" LIKE '2025-11-01 %';
+SELECT count(*) AS runs, count(*) FILTER (WHERE kidx_resource_digest(kernelindex.run_document(digest) -> 'run') <> digest) AS wrong
+FROM kernelindex.runs WHERE observed_at >= '2025-11-01 00:00+00' AND observed_at < '2025-11-02 00:00+00';
+
 -- kernelindex.run_identity_digest: a stored run's digest from its series template and values.
 SELECT count(*) AS runs, count(*) FILTER (WHERE kernelindex.run_identity_digest(s.template,
 		p.digest, w.digest, e.digest, i.digest, r.observed_at,

@@ -668,7 +668,8 @@ insert_given(Tuplestorestate *given, TupleDesc given_desc)
 				   "  WHERE r.comparability_key OPERATOR(%s.=) g.comparability_key"
 				   "   AND r.digest OPERATOR(%s.=) g.digest)"
 				   " ORDER BY g.ord LIMIT 1", schema, schema, schema, schema);
-	if (SPI_execute(sql, true, 0) != SPI_OK_SELECT)
+	/* not read-only: it must see the runs this trigger has just stored */
+	if (SPI_execute(sql, false, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not look for an externalId collision");
 	if (SPI_processed > 0)
 	{
@@ -769,12 +770,13 @@ kidx_liger_rows_ingest(PG_FUNCTION_ARGS)
 		MemoryContextSwitchTo(rowcxt);
 		slot_strings(slot, v);
 		reason = liger_fault(v, &column, &configs, &rowinfo[pos].ts);
+		/* Back in work before the next fetch: rowcxt is reset under it. */
+		MemoryContextSwitchTo(work);
 		if (reason != NULL)
 		{
 			rowinfo[pos].series = LI_BAD;
 			if (nbad++ == 0)
 			{
-				MemoryContextSwitchTo(work);
 				bad.pos = pos;
 				bad.column = column;
 				bad.shown = liger_shown_value(v[column]);
@@ -795,7 +797,6 @@ kidx_liger_rows_ingest(PG_FUNCTION_ARGS)
 			if (c)
 				appendBinaryStringInfo(&key, c, len);
 		}
-		MemoryContextSwitchTo(work);
 		g = keytable_lookup(&group_keys, key.data, key.len, &added);
 		if (added)
 		{
@@ -904,6 +905,7 @@ kidx_liger_rows_ingest(PG_FUNCTION_ARGS)
 			positions[nchunk] = pos;
 			if (++nchunk == LI_STORE_CHUNK)
 			{
+				MemoryContextSwitchTo(chunkcxt);
 				store_whole(chunk, ords, positions, nchunk, rowtype, rowinfo, series, work);
 				tuplestore_select_read_pointer(rows, readptr);
 				MemoryContextSwitchTo(work);
@@ -912,8 +914,12 @@ kidx_liger_rows_ingest(PG_FUNCTION_ARGS)
 			}
 		}
 		if (nchunk > 0)
+		{
+			MemoryContextSwitchTo(chunkcxt);
 			store_whole(chunk, ords, positions, nchunk, rowtype, rowinfo, series, work);
+		}
 		MemoryContextSwitchTo(work);
+		MemoryContextReset(chunkcxt);
 
 		/* 4. Every other row of a series: typed values and digest, here. */
 		if (SPI_execute("SELECT comparability_key, digest, protocol_id, workload_id, environment_id,"
