@@ -103,11 +103,15 @@ FROM generate_series(1, pg_relation_size('many_d') / 8192 - 1) AS p,
 WHERE tids IS NOT NULL;
 DROP EXTENSION pageinspect;
 
--- Merge join and hash join on =.
+-- Merge join (sorting with the btree opclass) and hash join on =.  No
+-- index scans: whether autovacuum has set the visibility map would decide
+-- between a sort and an index-only scan.
 SET enable_hashjoin = off; SET enable_nestloop = off;
+SET enable_indexscan = off; SET enable_indexonlyscan = off; SET enable_bitmapscan = off;
 EXPLAIN (COSTS OFF)
 SELECT count(*) FROM digests a JOIN digests b ON a.d = b.d;
 SELECT count(*) FROM digests a JOIN digests b ON a.d = b.d;
+RESET enable_indexscan; RESET enable_indexonlyscan; RESET enable_bitmapscan;
 RESET enable_hashjoin; SET enable_mergejoin = off;
 EXPLAIN (COSTS OFF)
 SELECT count(*) FROM digests a JOIN digests b ON a.d = b.d;
