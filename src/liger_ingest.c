@@ -687,6 +687,263 @@ insert_given(Tuplestorestate *given, TupleDesc given_desc)
 	SPI_freetuptable(SPI_tuptable);
 }
 
+/* The state of one run of the trigger. */
+typedef struct LigerIngest
+{
+	Tuplestorestate *rows;		/* the statement's rows (transition table) */
+	int			readptr;		/* our read pointer into it */
+	TupleTableSlot *slot;
+	Oid			rowtype;		/* of kernelindex.liger_rows */
+	int64		nrows;
+	MemoryContext work;			/* everything that lives to the end */
+	MemoryContext rowcxt;		/* reset per row */
+	MemoryContext chunkcxt;		/* reset per chunk of rows stored whole */
+	LigerRowInfo *rowinfo;		/* by position */
+	int64		nbad;
+	LigerBadRow bad;			/* the first bad row */
+	LigerConfigCache configs;
+	KeyTable	group_keys;
+	LigerGroup *groups;
+	int			ngroups_cap;
+	KeyTable	series_keys;
+	LigerSeries *series;
+	int			nseries_cap;
+	StringInfoData key;
+	char	   *v[LR_NCOLUMNS + 1];
+} LigerIngest;
+
+/* Step 1: check every row; group the good ones (the key of group_columns). */
+static void
+check_and_group(LigerIngest *li)
+{
+	char	  **v = li->v;
+	int64		pos;
+
+	rewind_rows(li->rows, li->readptr);
+	for (pos = 0; tuplestore_gettupleslot(li->rows, true, false, li->slot); pos++)
+	{
+		LigerRowInfo *ri = &li->rowinfo[pos];
+		const char *reason;
+		int			column;
+		bool		added;
+		int			g;
+		int			i;
+
+		CHECK_FOR_INTERRUPTS();
+		MemoryContextReset(li->rowcxt);
+		MemoryContextSwitchTo(li->rowcxt);
+		slot_strings(li->slot, v);
+		reason = liger_fault(v, &column, &li->configs, &ri->ts);
+		/* Back in work before the next fetch: rowcxt is reset under it. */
+		MemoryContextSwitchTo(li->work);
+		if (reason != NULL)
+		{
+			ri->series = LI_BAD;
+			if (li->nbad++ == 0)
+			{
+				li->bad.pos = pos;
+				li->bad.column = column;
+				li->bad.shown = liger_shown_value(v[column]);
+				li->bad.reason = pstrdup(reason);
+				for (i = 1; i <= LR_NCOLUMNS; i++)
+					li->bad.v[i] = v[i] ? pstrdup(v[i]) : NULL;
+			}
+			continue;
+		}
+
+		resetStringInfo(&li->key);
+		for (i = 0; i < LI_NGROUP_COLUMNS; i++)
+		{
+			const char *c = v[group_columns[i]];
+			int32		len = c ? strlen(c) : -1;
+
+			appendBinaryStringInfo(&li->key, (char *) &len, sizeof(len));
+			if (c)
+				appendBinaryStringInfo(&li->key, c, len);
+		}
+		g = keytable_lookup(&li->group_keys, li->key.data, li->key.len, &added);
+		if (added)
+		{
+			li->groups = room_for(li->groups, &li->ngroups_cap, g, sizeof(LigerGroup));
+			for (i = 0; i < LI_NGROUP_COLUMNS; i++)
+			{
+				int			c = group_columns[i];
+
+				li->groups[g].col[c] = v[c] ? pstrdup(v[c]) : NULL;
+			}
+		}
+		ri->group = g;
+		ri->series = LI_WHOLE;
+	}
+	if (pos != li->nrows)
+		elog(ERROR, "the transition table has " INT64_FORMAT " rows, not " INT64_FORMAT,
+			 pos, li->nrows);
+}
+
+/*
+ * Step 2: name the groups (SQL) and split them into run series by how
+ * run_split() divides each row's name; each series' earliest row stands
+ * for it.  Rows whose timestamp has a fraction of a second stay LI_WHOLE.
+ */
+static void
+split_into_series(LigerIngest *li)
+{
+	int64		pos;
+
+	name_groups(li->groups, li->group_keys.n, li->work);
+	MemoryContextSwitchTo(li->work);
+	for (pos = 0; pos < li->nrows; pos++)
+	{
+		LigerRowInfo *ri = &li->rowinfo[pos];
+		LigerGroup *g;
+		LigerSeries *series;
+		char		slug[LI_SLUG_LEN + 1];
+		bool		whole;
+		char	   *nk;
+		int			s;
+		bool		added;
+
+		if (ri->series == LI_BAD)
+			continue;
+		CHECK_FOR_INTERRUPTS();
+		timestamp_slug(ri->ts, slug, &whole);
+		if (!whole)
+			continue;
+		g = &li->groups[ri->group];
+		MemoryContextReset(li->rowcxt);
+		MemoryContextSwitchTo(li->rowcxt);
+		nk = liger_name_key(g->name_prefix, strlen(g->name_prefix),
+							g->variant_slug, strlen(g->variant_slug),
+							slug, LI_SLUG_LEN);
+		resetStringInfo(&li->key);
+		appendBinaryStringInfo(&li->key, (char *) &ri->group, sizeof(ri->group));
+		appendStringInfoString(&li->key, nk);
+		MemoryContextSwitchTo(li->work);
+		s = keytable_lookup(&li->series_keys, li->key.data, li->key.len, &added);
+		if (added)
+		{
+			li->series = room_for(li->series, &li->nseries_cap, s, sizeof(LigerSeries));
+			li->series[s].group = ri->group;
+			li->series[s].rep_pos = pos;
+			li->series[s].rep_ts = ri->ts;
+		}
+		series = &li->series[s];
+		if (ri->ts < series->rep_ts)
+		{
+			series->rep_pos = pos;
+			series->rep_ts = ri->ts;
+		}
+		ri->series = s;
+	}
+}
+
+/*
+ * Step 3: store whole, through SQL, every series' earliest row and every
+ * row with a fraction of a second, in chunks of LI_STORE_CHUNK rows.
+ */
+static void
+store_whole_rows(LigerIngest *li)
+{
+	int64	   *ords = palloc(sizeof(int64) * LI_STORE_CHUNK);
+	int64	   *positions = palloc(sizeof(int64) * LI_STORE_CHUNK);
+	Datum	   *chunk = palloc(sizeof(Datum) * LI_STORE_CHUNK);
+	int			nchunk = 0;
+	int64		ord = 0;
+	int64		pos;
+
+	rewind_rows(li->rows, li->readptr);
+	for (pos = 0; tuplestore_gettupleslot(li->rows, true, false, li->slot); pos++)
+	{
+		LigerRowInfo *ri = &li->rowinfo[pos];
+
+		if (ri->series == LI_BAD)
+			continue;
+		ord++;
+		if (ri->series != LI_WHOLE && li->series[ri->series].rep_pos != pos)
+			continue;
+		CHECK_FOR_INTERRUPTS();
+		MemoryContextSwitchTo(li->chunkcxt);
+		chunk[nchunk] = ExecFetchSlotHeapTupleDatum(li->slot);
+		MemoryContextSwitchTo(li->work);
+		ords[nchunk] = ord;
+		positions[nchunk] = pos;
+		if (++nchunk == LI_STORE_CHUNK)
+		{
+			MemoryContextSwitchTo(li->chunkcxt);
+			store_whole(chunk, ords, positions, nchunk, li->rowtype, li->rowinfo,
+						li->series, li->work);
+			/* SPI may have moved the store to another read pointer */
+			tuplestore_select_read_pointer(li->rows, li->readptr);
+			MemoryContextSwitchTo(li->work);
+			MemoryContextReset(li->chunkcxt);
+			nchunk = 0;
+		}
+	}
+	if (nchunk > 0)
+	{
+		MemoryContextSwitchTo(li->chunkcxt);
+		store_whole(chunk, ords, positions, nchunk, li->rowtype, li->rowinfo,
+					li->series, li->work);
+	}
+	MemoryContextSwitchTo(li->work);
+	MemoryContextReset(li->chunkcxt);
+}
+
+/*
+ * Step 4: every other row of a series, its typed values and run digest
+ * computed here, into a tuplestore that one INSERT stores.
+ */
+static void
+store_series_runs(LigerIngest *li)
+{
+	Tuplestorestate *given;
+	TupleDesc	given_desc;
+	Datum		values[LG_NATTS];
+	bool		nulls[LG_NATTS];
+	int64		ord = 0;
+	int64		pos;
+
+	if (SPI_execute("SELECT comparability_key, digest, protocol_id, workload_id, environment_id,"
+					" implementation_id, series_id, variant_id, observed_at, latency_ns, latency_ns_p20,"
+					" latency_ns_p80, peak_bytes, peak_bytes_p20, peak_bytes_p80, external_key,"
+					" native_p20, native_p50, native_p80,"
+					" NULL::pg_catalog.text AS external_id, NULL::pg_catalog.int8 AS ord"
+					" FROM kernelindex.runs LIMIT 0", true, 0) != SPI_OK_SELECT ||
+		SPI_tuptable->tupdesc->natts != LG_NATTS)
+		elog(ERROR, "could not describe kernelindex.runs");
+	MemoryContextSwitchTo(li->work);
+	given_desc = CreateTupleDescCopy(SPI_tuptable->tupdesc);
+	SPI_freetuptable(SPI_tuptable);
+	given = tuplestore_begin_heap(false, false, work_mem);
+
+	rewind_rows(li->rows, li->readptr);
+	for (pos = 0; tuplestore_gettupleslot(li->rows, true, false, li->slot); pos++)
+	{
+		LigerRowInfo *ri = &li->rowinfo[pos];
+		LigerSeries *s;
+
+		if (ri->series == LI_BAD)
+			continue;
+		ord++;
+		if (ri->series == LI_WHOLE)
+			continue;
+		s = &li->series[ri->series];
+		if (s->rep_pos == pos)
+			continue;
+		if (!s->known)
+			elog(ERROR, "the run series of Liger row " INT64_FORMAT " was not stored", pos + 1);
+		CHECK_FOR_INTERRUPTS();
+		MemoryContextReset(li->rowcxt);
+		MemoryContextSwitchTo(li->rowcxt);
+		slot_strings(li->slot, li->v);
+		series_run(li->v, ri, ord, s, values, nulls, li->work);
+		MemoryContextSwitchTo(li->work);
+		tuplestore_putvalues(given, given_desc, values, nulls);
+	}
+	insert_given(given, given_desc);
+	tuplestore_end(given);
+}
+
 /*
  * kidx_liger_rows_ingest(): AFTER INSERT ... FOR EACH STATEMENT trigger of
  * kernelindex.liger_rows, with the transition table liger_new_rows.
@@ -695,30 +952,9 @@ Datum
 kidx_liger_rows_ingest(PG_FUNCTION_ARGS)
 {
 	TriggerData *trigdata = (TriggerData *) fcinfo->context;
-	Tuplestorestate *rows;
-	TupleDesc	desc;
-	Oid			rowtype;
 	MemoryContext caller = CurrentMemoryContext;
-	MemoryContext work;
-	MemoryContext rowcxt;
-	MemoryContext chunkcxt;
-	TupleTableSlot *slot;
-	int			readptr;
-	int64		nrows;
-	int64		pos;
-	int64		ord;
-	int64		nbad = 0;
-	LigerBadRow bad;
-	LigerRowInfo *rowinfo;
-	LigerConfigCache configs;
-	KeyTable	group_keys;
-	KeyTable	series_keys;
-	LigerGroup *groups;
-	int			ngroups_cap = 256;
-	LigerSeries *series;
-	int			nseries_cap = 256;
-	StringInfoData key;
-	char	   *v[LR_NCOLUMNS + 1];
+	TupleDesc	desc;
+	LigerIngest *li;
 
 	if (!CALLED_AS_TRIGGER(fcinfo) ||
 		!TRIGGER_FIRED_AFTER(trigdata->tg_event) ||
@@ -728,251 +964,57 @@ kidx_liger_rows_ingest(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
 				 errmsg("kernelindex.liger_rows_ingest() must be an AFTER INSERT statement trigger with a NEW TABLE")));
-
-	rows = trigdata->tg_newtable;
 	desc = RelationGetDescr(trigdata->tg_relation);
-	rowtype = RelationGetForm(trigdata->tg_relation)->reltype;
 	if (desc->natts != LR_NCOLUMNS)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("a Liger row has %d columns, not %d", desc->natts, LR_NCOLUMNS)));
 
-	work = AllocSetContextCreate(caller, "Liger ingestion", ALLOCSET_DEFAULT_SIZES);
-	rowcxt = AllocSetContextCreate(work, "Liger row", ALLOCSET_DEFAULT_SIZES);
-	chunkcxt = AllocSetContextCreate(work, "Liger rows stored whole", ALLOCSET_DEFAULT_SIZES);
-	MemoryContextSwitchTo(work);
+	li = palloc0(sizeof(LigerIngest));
+	li->work = AllocSetContextCreate(caller, "Liger ingestion", ALLOCSET_DEFAULT_SIZES);
+	li->rowcxt = AllocSetContextCreate(li->work, "Liger row", ALLOCSET_DEFAULT_SIZES);
+	li->chunkcxt = AllocSetContextCreate(li->work, "Liger rows stored whole",
+										 ALLOCSET_DEFAULT_SIZES);
+	MemoryContextSwitchTo(li->work);
+	li->rows = trigdata->tg_newtable;
+	li->rowtype = RelationGetForm(trigdata->tg_relation)->reltype;
+	li->slot = MakeSingleTupleTableSlot(desc, &TTSOpsMinimalTuple);
+	li->readptr = tuplestore_alloc_read_pointer(li->rows, EXEC_FLAG_REWIND);
+	li->nrows = tuplestore_tuple_count(li->rows);
+	li->rowinfo = MemoryContextAllocHuge(li->work, sizeof(LigerRowInfo) * Max(li->nrows, 1));
+	li->configs.context = li->work;
+	keytable_init(&li->group_keys, li->work);
+	keytable_init(&li->series_keys, li->work);
+	li->ngroups_cap = li->nseries_cap = 256;
+	li->groups = palloc0(sizeof(LigerGroup) * li->ngroups_cap);
+	li->series = palloc0(sizeof(LigerSeries) * li->nseries_cap);
+	initStringInfo(&li->key);
 
-	slot = MakeSingleTupleTableSlot(desc, &TTSOpsMinimalTuple);
-	readptr = tuplestore_alloc_read_pointer(rows, EXEC_FLAG_REWIND);
-	nrows = tuplestore_tuple_count(rows);
-	rowinfo = MemoryContextAllocHuge(work, sizeof(LigerRowInfo) * Max(nrows, 1));
-	memset(&configs, 0, sizeof(configs));
-	configs.context = work;
-	keytable_init(&group_keys, work);
-	keytable_init(&series_keys, work);
-	groups = palloc0(sizeof(LigerGroup) * ngroups_cap);
-	series = palloc0(sizeof(LigerSeries) * nseries_cap);
-	initStringInfo(&key);
-	memset(&bad, 0, sizeof(bad));
-
-	/* 1. Check every row; group the good ones. */
-	rewind_rows(rows, readptr);
-	for (pos = 0; tuplestore_gettupleslot(rows, true, false, slot); pos++)
-	{
-		const char *reason;
-		int			column;
-		bool		added;
-		int			g;
-		int			i;
-
-		CHECK_FOR_INTERRUPTS();
-		MemoryContextReset(rowcxt);
-		MemoryContextSwitchTo(rowcxt);
-		slot_strings(slot, v);
-		reason = liger_fault(v, &column, &configs, &rowinfo[pos].ts);
-		/* Back in work before the next fetch: rowcxt is reset under it. */
-		MemoryContextSwitchTo(work);
-		if (reason != NULL)
-		{
-			rowinfo[pos].series = LI_BAD;
-			if (nbad++ == 0)
-			{
-				bad.pos = pos;
-				bad.column = column;
-				bad.shown = liger_shown_value(v[column]);
-				bad.reason = pstrdup(reason);
-				for (i = 1; i <= LR_NCOLUMNS; i++)
-					bad.v[i] = v[i] ? pstrdup(v[i]) : NULL;
-			}
-			continue;
-		}
-
-		resetStringInfo(&key);
-		for (i = 0; i < LI_NGROUP_COLUMNS; i++)
-		{
-			const char *c = v[group_columns[i]];
-			int32		len = c ? strlen(c) : -1;
-
-			appendBinaryStringInfo(&key, (char *) &len, sizeof(len));
-			if (c)
-				appendBinaryStringInfo(&key, c, len);
-		}
-		g = keytable_lookup(&group_keys, key.data, key.len, &added);
-		if (added)
-		{
-			groups = room_for(groups, &ngroups_cap, g, sizeof(LigerGroup));
-			for (i = 0; i < LI_NGROUP_COLUMNS; i++)
-			{
-				int			c = group_columns[i];
-
-				groups[g].col[c] = v[c] ? pstrdup(v[c]) : NULL;
-			}
-		}
-		rowinfo[pos].group = g;
-		rowinfo[pos].series = LI_WHOLE;
-	}
-	MemoryContextSwitchTo(work);
-	if (pos != nrows)
-		elog(ERROR, "the transition table has " INT64_FORMAT " rows, not " INT64_FORMAT,
-			 pos, nrows);
-
-	if (nbad > 0 && kidx_on_bad_row != KIDX_ON_BAD_ROW_QUARANTINE)
-		report_bad_row(&bad);
+	check_and_group(li);
+	if (li->nbad > 0 && kidx_on_bad_row != KIDX_ON_BAD_ROW_QUARANTINE)
+		report_bad_row(&li->bad);
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	if (SPI_register_trigger_data(trigdata) != SPI_OK_TD_REGISTER)
 		elog(ERROR, "could not register the transition table");
-	if (nbad > 0)
+	if (li->nbad > 0)
 		quarantine_bad_rows();
-
-	if (group_keys.n > 0)
+	if (li->group_keys.n > 0)
 	{
-		int64	   *ords;
-		int64	   *positions;
-		Datum	   *chunk;
-		int			nchunk = 0;
-		Tuplestorestate *given;
-		TupleDesc	given_desc;
-		Datum		values[LG_NATTS];
-		bool		nulls[LG_NATTS];
-
-		/* 2. Name the groups; split them into series by name key. */
-		name_groups(groups, group_keys.n, work);
-		MemoryContextSwitchTo(work);
-		for (pos = 0; pos < nrows; pos++)
-		{
-			LigerRowInfo *ri = &rowinfo[pos];
-			LigerGroup *g;
-			char		slug[LI_SLUG_LEN + 1];
-			bool		whole;
-			char	   *nk;
-			int			s;
-			bool		added;
-
-			if (ri->series == LI_BAD)
-				continue;
-			CHECK_FOR_INTERRUPTS();
-			timestamp_slug(ri->ts, slug, &whole);
-			if (!whole)
-				continue;		/* stays LI_WHOLE */
-			g = &groups[ri->group];
-			MemoryContextReset(rowcxt);
-			MemoryContextSwitchTo(rowcxt);
-			nk = liger_name_key(g->name_prefix, strlen(g->name_prefix),
-								g->variant_slug, strlen(g->variant_slug),
-								slug, LI_SLUG_LEN);
-			resetStringInfo(&key);
-			appendBinaryStringInfo(&key, (char *) &ri->group, sizeof(ri->group));
-			appendStringInfoString(&key, nk);
-			MemoryContextSwitchTo(work);
-			s = keytable_lookup(&series_keys, key.data, key.len, &added);
-			if (added)
-			{
-				series = room_for(series, &nseries_cap, s, sizeof(LigerSeries));
-				series[s].group = ri->group;
-				series[s].rep_pos = pos;
-				series[s].rep_ts = ri->ts;
-			}
-			else if (ri->ts < series[s].rep_ts)
-			{
-				series[s].rep_pos = pos;
-				series[s].rep_ts = ri->ts;
-			}
-			ri->series = s;
-		}
-
-		/* 3. Store whole: every series' earliest row, every row with a fraction. */
-		ords = palloc(sizeof(int64) * LI_STORE_CHUNK);
-		positions = palloc(sizeof(int64) * LI_STORE_CHUNK);
-		chunk = palloc(sizeof(Datum) * LI_STORE_CHUNK);
-		rewind_rows(rows, readptr);
-		ord = 0;
-		for (pos = 0; tuplestore_gettupleslot(rows, true, false, slot); pos++)
-		{
-			LigerRowInfo *ri = &rowinfo[pos];
-
-			if (ri->series == LI_BAD)
-				continue;
-			ord++;
-			if (ri->series != LI_WHOLE && series[ri->series].rep_pos != pos)
-				continue;
-			CHECK_FOR_INTERRUPTS();
-			MemoryContextSwitchTo(chunkcxt);
-			chunk[nchunk] = ExecFetchSlotHeapTupleDatum(slot);
-			MemoryContextSwitchTo(work);
-			ords[nchunk] = ord;
-			positions[nchunk] = pos;
-			if (++nchunk == LI_STORE_CHUNK)
-			{
-				MemoryContextSwitchTo(chunkcxt);
-				store_whole(chunk, ords, positions, nchunk, rowtype, rowinfo, series, work);
-				tuplestore_select_read_pointer(rows, readptr);
-				MemoryContextSwitchTo(work);
-				MemoryContextReset(chunkcxt);
-				nchunk = 0;
-			}
-		}
-		if (nchunk > 0)
-		{
-			MemoryContextSwitchTo(chunkcxt);
-			store_whole(chunk, ords, positions, nchunk, rowtype, rowinfo, series, work);
-		}
-		MemoryContextSwitchTo(work);
-		MemoryContextReset(chunkcxt);
-
-		/* 4. Every other row of a series: typed values and digest, here. */
-		if (SPI_execute("SELECT comparability_key, digest, protocol_id, workload_id, environment_id,"
-						" implementation_id, series_id, variant_id, observed_at, latency_ns, latency_ns_p20,"
-						" latency_ns_p80, peak_bytes, peak_bytes_p20, peak_bytes_p80, external_key,"
-						" native_p20, native_p50, native_p80,"
-						" NULL::pg_catalog.text AS external_id, NULL::pg_catalog.int8 AS ord"
-						" FROM kernelindex.runs LIMIT 0", true, 0) != SPI_OK_SELECT ||
-			SPI_tuptable->tupdesc->natts != LG_NATTS)
-			elog(ERROR, "could not describe kernelindex.runs");
-		MemoryContextSwitchTo(work);
-		given_desc = CreateTupleDescCopy(SPI_tuptable->tupdesc);
-		SPI_freetuptable(SPI_tuptable);
-		given = tuplestore_begin_heap(false, false, work_mem);
-
-		rewind_rows(rows, readptr);
-		ord = 0;
-		for (pos = 0; tuplestore_gettupleslot(rows, true, false, slot); pos++)
-		{
-			LigerRowInfo *ri = &rowinfo[pos];
-			LigerSeries *s;
-
-			if (ri->series == LI_BAD)
-				continue;
-			ord++;
-			if (ri->series == LI_WHOLE)
-				continue;
-			s = &series[ri->series];
-			if (s->rep_pos == pos)
-				continue;
-			if (!s->known)
-				elog(ERROR, "the run series of Liger row " INT64_FORMAT " was not stored", pos + 1);
-			CHECK_FOR_INTERRUPTS();
-			MemoryContextReset(rowcxt);
-			MemoryContextSwitchTo(rowcxt);
-			slot_strings(slot, v);
-			series_run(v, ri, ord, s, values, nulls, work);
-			MemoryContextSwitchTo(work);
-			tuplestore_putvalues(given, given_desc, values, nulls);
-		}
-		MemoryContextSwitchTo(work);
-		insert_given(given, given_desc);
-		tuplestore_end(given);
+		split_into_series(li);
+		store_whole_rows(li);
+		store_series_runs(li);
 	}
 
-	/* 5. Every committed state of the staging table is empty. */
+	/* Every committed state of the staging table is empty. */
 	if (SPI_execute("DELETE FROM kernelindex.liger_rows", false, 0) != SPI_OK_DELETE)
 		elog(ERROR, "could not empty kernelindex.liger_rows");
 	if (SPI_finish() != SPI_OK_FINISH)
 		elog(ERROR, "SPI_finish failed");
 
-	ExecDropSingleTupleTableSlot(slot);
+	ExecDropSingleTupleTableSlot(li->slot);
 	MemoryContextSwitchTo(caller);
-	MemoryContextDelete(work);
+	MemoryContextDelete(li->work);
 	return PointerGetDatum(NULL);
 }
