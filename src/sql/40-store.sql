@@ -229,31 +229,35 @@ LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
-	missing record;
+	series_ids integer[];
+	variant_ids integer[];
+	missing integer;
 BEGIN
-	SELECT n.series_id, n.variant_id,
-		   s.id IS NULL AS no_series
-	INTO missing
-	FROM new_runs n
-	LEFT JOIN kernelindex.run_series s ON s.id OPERATOR(pg_catalog.=) n.series_id
-	LEFT JOIN kernelindex.run_variants v ON v.id OPERATOR(pg_catalog.=) n.variant_id
-	WHERE s.id IS NULL OR (n.variant_id IS NOT NULL AND v.id IS NULL)
-	LIMIT 1;
+	-- One pass over the new runs: the few distinct ids they use.
+	SELECT array_agg(DISTINCT r.series_id), array_agg(DISTINCT r.variant_id) FILTER (WHERE r.variant_id IS NOT NULL)
+	INTO series_ids, variant_ids
+	FROM (SELECT DISTINCT n.series_id, n.variant_id FROM new_runs n) r;
+
+	SELECT x.id INTO missing FROM unnest(series_ids) AS x(id)
+	WHERE NOT EXISTS (SELECT 1 FROM kernelindex.run_series s WHERE s.id OPERATOR(pg_catalog.=) x.id)
+	ORDER BY x.id LIMIT 1;
 	IF FOUND THEN
-		RAISE EXCEPTION 'insert or update on table "runs" violates its reference to table "%"',
-				CASE WHEN missing.no_series THEN 'run_series' ELSE 'run_variants' END
+		RAISE EXCEPTION 'insert or update on table "runs" violates its reference to table "run_series"'
 			USING ERRCODE = 'foreign_key_violation',
-				  DETAIL = CASE WHEN missing.no_series
-					  THEN pg_catalog.format('Key (series_id)=(%s) is not present in table "run_series".', missing.series_id)
-					  ELSE pg_catalog.format('Key (variant_id)=(%s) is not present in table "run_variants".', missing.variant_id) END;
+				  DETAIL = pg_catalog.format('Key (series_id)=(%s) is not present in table "run_series".', missing);
 	END IF;
+	SELECT x.id INTO missing FROM unnest(variant_ids) AS x(id)
+	WHERE NOT EXISTS (SELECT 1 FROM kernelindex.run_variants v WHERE v.id OPERATOR(pg_catalog.=) x.id)
+	ORDER BY x.id LIMIT 1;
+	IF FOUND THEN
+		RAISE EXCEPTION 'insert or update on table "runs" violates its reference to table "run_variants"'
+			USING ERRCODE = 'foreign_key_violation',
+				  DETAIL = pg_catalog.format('Key (variant_id)=(%s) is not present in table "run_variants".', missing);
+	END IF;
+
 	-- Hold what the new runs use until they commit, as a foreign key does.
-	PERFORM 1 FROM kernelindex.run_series s
-	WHERE s.id IN (SELECT DISTINCT n.series_id FROM new_runs n)
-	FOR KEY SHARE;
-	PERFORM 1 FROM kernelindex.run_variants v
-	WHERE v.id IN (SELECT DISTINCT n.variant_id FROM new_runs n)
-	FOR KEY SHARE;
+	PERFORM 1 FROM kernelindex.run_series s WHERE s.id OPERATOR(pg_catalog.=) ANY (series_ids) FOR KEY SHARE;
+	PERFORM 1 FROM kernelindex.run_variants v WHERE v.id OPERATOR(pg_catalog.=) ANY (variant_ids) FOR KEY SHARE;
 	RETURN NULL;
 END;
 $fn$;
