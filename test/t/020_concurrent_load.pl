@@ -1,5 +1,6 @@
-# Four sessions load the same Liger CSV at the same moment: they end with
-# exactly the rows of one load, with no error and no deadlock.
+# Four sessions load the same Liger CSV at the same moment, and two sessions
+# load overlapping parts of it: they end with exactly the rows of one load,
+# with no error and no deadlock.
 use strict;
 use warnings;
 
@@ -45,46 +46,76 @@ UNION ALL SELECT 'rejected', count(*), '' FROM kernelindex.rejected_rows
 my $once = $node->safe_psql('once', $snapshot);
 like($once, qr/^runs\|$rows\|/, "one load stores the $rows runs");
 
-# The barrier: a lock held while the four sessions start and queue on it.
-my ($bin, $bout, $berr) = ('', '', '');
-my $holder = IPC::Run::start(
-	[ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr('racing') ],
-	'<', \$bin, '>', \$bout, '2>', \$berr);
-$bin .= "BEGIN;\nLOCK TABLE barrier IN ACCESS EXCLUSIVE MODE;\nSELECT 'locked';\n";
-$holder->pump until $bout =~ /locked/;
-
-my @sessions;
-for my $i (1 .. 4)
+# Start one session per file in database $db, all queued on a barrier (a
+# lock held while they start), release them together, and check each one.
+sub race
 {
-	my ($out, $err) = ('', '');
-	my $h = IPC::Run::start(
-		[
-			'psql', '-X', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr('racing'),
-			'-c', 'SELECT count(*) FROM barrier',
-			'-c', "\\copy kernelindex.liger_rows FROM '$csv' WITH (FORMAT csv, HEADER MATCH)"
-		],
-		'>', \$out, '2>', \$err);
-	push @sessions, { h => $h, out => \$out, err => \$err };
+	my ($db, $what, @files) = @_;
+	my ($bin, $bout, $berr) = ('', '', '');
+	my $holder = IPC::Run::start(
+		[ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr($db) ],
+		'<', \$bin, '>', \$bout, '2>', \$berr);
+	$bin .= "BEGIN;\nLOCK TABLE barrier IN ACCESS EXCLUSIVE MODE;\nSELECT 'locked';\n";
+	$holder->pump until $bout =~ /locked/;
+
+	my @sessions;
+	for my $file (@files)
+	{
+		my ($out, $err) = ('', '');
+		my $h = IPC::Run::start(
+			[
+				'psql', '-X', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr($db),
+				'-c', 'SELECT count(*) FROM barrier',
+				'-c', "\\copy kernelindex.liger_rows FROM '$file->[0]' WITH (FORMAT csv, HEADER MATCH)"
+			],
+			'>', \$out, '2>', \$err);
+		push @sessions, { h => $h, out => \$out, err => \$err, rows => $file->[1] };
+	}
+
+	my $n = scalar @files;
+	$node->poll_query_until($db,
+		"SELECT count(*) = $n FROM pg_locks WHERE relation = 'barrier'::regclass AND NOT granted")
+	  or die "the $n sessions did not reach the barrier";
+	$bin .= "COMMIT;\n\\q\n";
+	$holder->finish;
+
+	my $i = 0;
+	for my $s (@sessions)
+	{
+		$i++;
+		$s->{h}->finish;
+		is($s->{h}->result(0), 0, "$what: session $i exits 0");
+		unlike(${ $s->{err} }, qr/ERROR|deadlock/i, "$what: session $i: no error, no deadlock");
+		like(${ $s->{out} }, qr/COPY $s->{rows}/, "$what: session $i copied its $s->{rows} rows");
+	}
 }
 
-# Release them together once all four wait on the barrier.
-$node->poll_query_until('racing',
-	"SELECT count(*) = 4 FROM pg_locks WHERE relation = 'barrier'::regclass AND NOT granted")
-  or die 'the four sessions did not reach the barrier';
-$bin .= "COMMIT;\n\\q\n";
-$holder->finish;
-
-my $i = 0;
-for my $s (@sessions)
-{
-	$i++;
-	$s->{h}->finish;
-	is($s->{h}->result(0), 0, "session $i exits 0");
-	unlike(${ $s->{err} }, qr/ERROR|deadlock/i, "session $i: no error, no deadlock");
-	like(${ $s->{out} }, qr/COPY $rows/, "session $i copied the $rows rows");
-}
-
+race('racing', 'same file', map { [ $csv, $rows ] } 1 .. 4);
 is($node->safe_psql('racing', $snapshot), $once, 'four racing loads end with exactly the rows of one load');
+
+# Two overlapping files (the first two thirds, the last two thirds) at the
+# same moment: together they are the whole file, loaded once (SPEC 7).
+my @lines = split /\n/, slurp_file($csv);
+my $header = shift @lines;
+my $third = int(@lines / 3);
+my $dir = PostgreSQL::Test::Utils::tempdir();
+my @halves = ([ @lines[ 0 .. 2 * $third - 1 ] ], [ @lines[ $third .. $#lines ] ]);
+my @overlap;
+for my $k (0, 1)
+{
+	my $f = "$dir/overlap$k.csv";
+	open my $fh, '>', $f or die "cannot write $f: $!";
+	print $fh join("\n", $header, @{ $halves[$k] }), "\n";
+	close $fh;
+	chmod 0644, $f;
+	push @overlap, [ $f, scalar @{ $halves[$k] } ];
+}
+$node->safe_psql('postgres', 'CREATE DATABASE overlapping');
+$node->safe_psql('overlapping', 'CREATE EXTENSION kernelindex');
+$node->safe_psql('overlapping', 'CREATE TABLE barrier ()');
+race('overlapping', 'overlapping files', @overlap);
+is($node->safe_psql('overlapping', $snapshot), $once,
+	'two racing overlapping loads end with exactly the rows of one load of the whole file');
 
 my $log = slurp_file($node->logfile);
 unlike($log, qr/deadlock detected/, 'no deadlock in the server log');
