@@ -5,12 +5,13 @@
  *         WITH (FORMAT csv, HEADER MATCH)
  *
  * The rows land in the staging table kernelindex.liger_rows; a statement-
- * level trigger checks them all in one pass (C: kernelindex.liger_row_fault),
- * turns them, set-based, into resource bundles (one SQL statement for the
- * whole COPY, with the protocol, environment, workload and implementation
- * documents built once per distinct input), stores them with
- * kernelindex.ingest_bundles and empties the staging table again, so that
- * every committed state of kernelindex.liger_rows is empty.
+ * level trigger in C (src/liger_ingest.c) checks them all, groups them into
+ * run series, stores one row per series as a whole bundle through
+ * kernelindex.liger_store_rows (documents built set-based, once per
+ * distinct input, stored with kernelindex.ingest_bundles), computes every
+ * other run from its series template, inserts those with one statement,
+ * and empties the staging table again, so that every committed state of
+ * kernelindex.liger_rows is empty.
  *
  * Catalogs (kernelindex.gpus, kernels, providers, liger_passes) are plain
  * tables users extend with INSERT; rows the extension seeds are marked
