@@ -183,5 +183,31 @@ JOIN kernelindex.environments e ON e.id = r.environment_id
 JOIN kernelindex.implementations i ON i.id = r.implementation_id
 WHERE r.residual IS NULL;
 
+-- kernelindex.liger_name_key agrees with its definition, computed here in SQL:
+-- name = rtrim(left(prefix-slug, 100), '-'), f = variant_slug-slug, k = the
+-- longest end of the name that f starts with (characters, not bytes).
+WITH inputs AS (
+	SELECT p, vs, sl FROM
+	(SELECT repeat(c, n) || '-' || v AS p, v AS vs
+	 FROM unnest(ARRAY['a', 'é', 'x-', '漢']) c, generate_series(0, 95, 7) n,
+	      unnest(ARRAY['n8-fast', 'b-1', '', 'ü-2-x']) v) a,
+	unnest(ARRAY['2025-10-01-08-00-01', '2025-10-01-08-00-00', '2020-01-01-00-00-00']) sl
+), oracle AS (
+	SELECT i.*, n.name, f.f,
+		(SELECT max(k) FROM generate_series(1, least(char_length(n.name), char_length(f.f))) k
+		 WHERE right(n.name, k) = left(f.f, k)) AS k
+	FROM inputs i,
+	LATERAL (SELECT rtrim(left(i.p || '-' || i.sl, 100), '-') AS name) n,
+	LATERAL (SELECT i.vs || '-' || i.sl AS f) f
+)
+SELECT count(*) AS cases,
+	count(*) FILTER (WHERE kernelindex.liger_name_key(p, vs, sl) IS DISTINCT FROM
+		CASE WHEN k IS NULL THEN 'T' || name
+			 WHEN k = char_length(f) THEN 'S:' || left(name, char_length(name) - k)
+			 ELSE 'S' || char_length(name) || ':' || left(name, char_length(name) - k) END) AS differ,
+	count(*) FILTER (WHERE k IS NULL) AS in_template,
+	count(*) FILTER (WHERE k IS NOT NULL AND k < char_length(f)) AS cut
+FROM oracle;
+
 -- Every committed state of the staging table is empty.
 SELECT count(*) AS staged_left FROM kernelindex.liger_rows;
