@@ -443,6 +443,18 @@ observed_at_text(TimestampTz t)
 	return buf;
 }
 
+/* True if the len bytes at s are all ASCII (and none is NUL). */
+static bool
+all_ascii(const char *s, int len)
+{
+	int			i;
+
+	for (i = 0; i < len; i++)
+		if (s[i] == '\0' || IS_HIGHBIT_SET(s[i]))
+			return false;
+	return true;
+}
+
 /* The last template detoasted, kept across the calls of one query. */
 typedef struct TemplateCache
 {
@@ -825,6 +837,26 @@ liger_name_key(const char *prefix, int prefixlen, const char *variant_slug,
 	appendBinaryStringInfo(&f, variant_slug, variant_slug_len);
 	appendStringInfoChar(&f, '-');
 	appendBinaryStringInfo(&f, slug, sluglen);
+
+	/* All ASCII (the usual case): characters are bytes. */
+	if (all_ascii(full.data, full.len) && all_ascii(f.data, f.len))
+	{
+		nmlen = Min(full.len, LIGER_NAME_MAX);
+		while (nmlen > 0 && full.data[nmlen - 1] == '-')
+			nmlen--;
+		for (k = Min(nmlen, f.len); k >= 1; k--)
+			if (memcmp(full.data + nmlen - k, f.data, k) == 0)
+				break;
+		if (k == 0)
+			key = psprintf("T%.*s", nmlen, full.data);
+		else if (k == f.len)
+			key = psprintf("S:%.*s", nmlen - k, full.data);
+		else
+			key = psprintf("S%d:%.*s", nmlen, nmlen - k, full.data);
+		pfree(full.data);
+		pfree(f.data);
+		return key;
+	}
 
 	/* The name: the first 100 characters, no hyphen at the end. */
 	nmlen = pg_mbcharcliplen(full.data, full.len, LIGER_NAME_MAX);
