@@ -55,20 +55,16 @@ sample=$(q -At -F ' ' -c "SELECT count(*), count(*) FILTER (WHERE kidx_resource_
 # resolved, into copies of kernelindex.runs: with its indexes; with its four
 # foreign keys too (SPEC section 6); and idempotently (ON CONFLICT DO
 # NOTHING, as a load that may repeat must).
-q <<'SQL'
+fks="ADD FOREIGN KEY (protocol_id) REFERENCES kernelindex.protocols (id),
+	ADD FOREIGN KEY (workload_id) REFERENCES kernelindex.workloads (id),
+	ADD FOREIGN KEY (environment_id) REFERENCES kernelindex.environments (id),
+	ADD FOREIGN KEY (implementation_id) REFERENCES kernelindex.implementations (id)"
+q <<SQL
 CREATE TABLE floor_keys (LIKE kernelindex.runs INCLUDING CONSTRAINTS INCLUDING INDEXES);
 CREATE TABLE floor_fks (LIKE kernelindex.runs INCLUDING CONSTRAINTS INCLUDING INDEXES);
-ALTER TABLE floor_fks
-	ADD FOREIGN KEY (protocol_id) REFERENCES kernelindex.protocols (id),
-	ADD FOREIGN KEY (workload_id) REFERENCES kernelindex.workloads (id),
-	ADD FOREIGN KEY (environment_id) REFERENCES kernelindex.environments (id),
-	ADD FOREIGN KEY (implementation_id) REFERENCES kernelindex.implementations (id);
-CREATE TABLE floor_idem (LIKE floor_fks INCLUDING CONSTRAINTS INCLUDING INDEXES);
-ALTER TABLE floor_idem
-	ADD FOREIGN KEY (protocol_id) REFERENCES kernelindex.protocols (id),
-	ADD FOREIGN KEY (workload_id) REFERENCES kernelindex.workloads (id),
-	ADD FOREIGN KEY (environment_id) REFERENCES kernelindex.environments (id),
-	ADD FOREIGN KEY (implementation_id) REFERENCES kernelindex.implementations (id);
+ALTER TABLE floor_fks $fks;
+CREATE TABLE floor_idem (LIKE kernelindex.runs INCLUDING CONSTRAINTS INCLUDING INDEXES);
+ALTER TABLE floor_idem $fks;
 CHECKPOINT;
 SQL
 t4=$(now)
