@@ -70,7 +70,6 @@ typedef struct SpliceMember
  */
 typedef struct LayoutRecorder
 {
-	CanonSink  *sink;			/* a text sink */
 	Splice	   *base;			/* splices[0] */
 	int			nholes;
 	int			hole_at[SPLICE_MAX];
@@ -693,14 +692,14 @@ run_identity_layout(Jsonb *template, const RunValues *rv)
 	int			n = build_splices(rv, splices, &texts);
 	LayoutRecorder rec;
 	RunLayout  *layout = palloc0(sizeof(RunLayout));
+	CanonSink  *sink = canon_sink_text();
 	StringInfo	text;
 	int			i;
 
 	memset(&rec, 0, sizeof(rec));
-	rec.sink = canon_sink_text();
 	rec.base = splices;
-	write_run(rec.sink, template, splices, n, &rec);
-	text = canon_sink_output(rec.sink);
+	write_run(sink, template, splices, n, &rec);
+	text = canon_sink_output(sink);
 	layout->mask = run_values_mask(rv);
 	layout->native_unit = rv->native_unit ? pstrdup(rv->native_unit) : NULL;
 	for (i = 0; i < 4; i++)
