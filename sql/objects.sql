@@ -14,6 +14,16 @@ WHERE n.nspname = 'kernelindex' AND c.relkind IN ('r', 'v', 'u', 'p', 'S')
   AND obj_description(c.oid, 'pg_class') IS NULL
 ORDER BY 1;
 
+-- Every trigger on the extension's tables and views has a COMMENT.
+SELECT t.tgrelid::regclass AS relation, t.tgname
+FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+WHERE n.nspname = 'kernelindex' AND NOT t.tgisinternal
+  AND obj_description(t.oid, 'pg_trigger') IS NULL
+ORDER BY 1, 2;
+SELECT count(*) AS triggers
+FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+WHERE n.nspname = 'kernelindex' AND NOT t.tgisinternal;
+
 -- Every function, type, operator, operator class and cast of the extension
 -- has a COMMENT.
 WITH x AS (SELECT oid FROM pg_extension WHERE extname = 'kernelindex')

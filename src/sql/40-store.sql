@@ -323,6 +323,22 @@ REFERENCING OLD TABLE AS old_rows
 FOR EACH STATEMENT EXECUTE FUNCTION kernelindex.run_dictionary_guard();
 CREATE TRIGGER run_variants_truncate AFTER TRUNCATE ON kernelindex.run_variants
 FOR EACH STATEMENT EXECUTE FUNCTION kernelindex.run_dictionary_guard();
+COMMENT ON TRIGGER runs_references_insert ON kernelindex.runs IS
+'new runs'' series_id and variant_id exist (23503 otherwise), locked FOR KEY SHARE';
+COMMENT ON TRIGGER runs_references_update ON kernelindex.runs IS
+'updated runs'' series_id and variant_id exist (23503 otherwise), locked FOR KEY SHARE';
+COMMENT ON TRIGGER run_series_delete ON kernelindex.run_series IS
+'refuses to delete a series a run uses (23503)';
+COMMENT ON TRIGGER run_series_update ON kernelindex.run_series IS
+'refuses to renumber a series a run uses (23503)';
+COMMENT ON TRIGGER run_series_truncate ON kernelindex.run_series IS
+'refuses to truncate the series while runs remain (23503)';
+COMMENT ON TRIGGER run_variants_delete ON kernelindex.run_variants IS
+'refuses to delete a variant a run uses (23503)';
+COMMENT ON TRIGGER run_variants_update ON kernelindex.run_variants IS
+'refuses to renumber a variant a run uses (23503)';
+COMMENT ON TRIGGER run_variants_truncate ON kernelindex.run_variants IS
+'refuses to truncate the variants while runs remain (23503)';
 
 /* Comparability between run rows -------------------------------------- */
 
@@ -930,3 +946,5 @@ COMMENT ON FUNCTION kernelindex.documents_insert() IS
 CREATE TRIGGER documents_insert
 INSTEAD OF INSERT ON kernelindex.documents
 FOR EACH ROW EXECUTE FUNCTION kernelindex.documents_insert();
+COMMENT ON TRIGGER documents_insert ON kernelindex.documents IS
+'INSERT or COPY into the view ingests each document (kernelindex.ingest_document)';

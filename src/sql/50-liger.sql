@@ -762,3 +762,5 @@ CREATE TRIGGER liger_rows_ingest
 AFTER INSERT ON kernelindex.liger_rows
 REFERENCING NEW TABLE AS liger_new_rows
 FOR EACH STATEMENT EXECUTE FUNCTION kernelindex.liger_rows_ingest();
+COMMENT ON TRIGGER liger_rows_ingest ON kernelindex.liger_rows IS
+'turns each COPY or INSERT statement''s rows into runs and empties the table (kernelindex.liger_rows_ingest)';
