@@ -23,6 +23,15 @@ cleanup() {
 trap cleanup EXIT
 q() { psql -X -q -v ON_ERROR_STOP=1 -d "$db" "$@"; }
 now() { date +%s.%N; }
+# Seconds one psql command takes, after a checkpoint (so that none is paid
+# for the step before).
+timed() {
+	local start
+	q -c "CHECKPOINT"
+	start=$(now)
+	q -c "$1" >/dev/null
+	awk -v a="$start" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }'
+}
 
 psql -X -q -v ON_ERROR_STOP=1 -d postgres -c "CREATE DATABASE $db"
 q -c "CREATE EXTENSION kernelindex"
@@ -37,15 +46,8 @@ SQL
 echo "file: $(($(wc -l <"$big") - 1)) rows, $(du -h "$big" | cut -f1)"
 
 q -c "CREATE TABLE plain (kernel_name text, kernel_provider text, kernel_operation_mode text, metric_name text, metric_unit text, x_name text, x_label text, x_value text, y_value_50 text, y_value_20 text, y_value_80 text, extra_benchmark_config_str text, gpu_name text, \"timestamp\" text, liger_version text)"
-q -c "CHECKPOINT"
-
-t0=$(now)
-q -c "\\copy plain FROM '$big' WITH (FORMAT csv, HEADER MATCH)"
-t1=$(now)
-q -c "CHECKPOINT"
-t2=$(now)
-q -c "\\copy kernelindex.liger_rows FROM '$big' WITH (FORMAT csv, HEADER MATCH)"
-t3=$(now)
+plain=$(timed "\\copy plain FROM '$big' WITH (FORMAT csv, HEADER MATCH)")
+load=$(timed "\\copy kernelindex.liger_rows FROM '$big' WITH (FORMAT csv, HEADER MATCH)")
 
 runs=$(q -At -c "SELECT count(*) FROM kernelindex.runs")
 # Fast is worthless if wrong: a sample of the stored runs against their documents.
@@ -65,31 +67,21 @@ CREATE TABLE floor_fks (LIKE kernelindex.runs INCLUDING CONSTRAINTS INCLUDING IN
 ALTER TABLE floor_fks $fks;
 CREATE TABLE floor_idem (LIKE kernelindex.runs INCLUDING CONSTRAINTS INCLUDING INDEXES);
 ALTER TABLE floor_idem $fks;
-CHECKPOINT;
 SQL
-t4=$(now)
-q -c "INSERT INTO floor_keys SELECT * FROM kernelindex.runs ORDER BY comparability_key, digest"
-t5=$(now)
-q -c "CHECKPOINT"
-t6=$(now)
-q -c "INSERT INTO floor_fks SELECT * FROM kernelindex.runs ORDER BY comparability_key, digest"
-t7=$(now)
-q -c "CHECKPOINT"
-t8=$(now)
-q -c "INSERT INTO floor_idem SELECT * FROM kernelindex.runs ORDER BY comparability_key, digest ON CONFLICT DO NOTHING"
-t9=$(now)
+keys=$(timed "INSERT INTO floor_keys SELECT * FROM kernelindex.runs ORDER BY comparability_key, digest")
+fk=$(timed "INSERT INTO floor_fks SELECT * FROM kernelindex.runs ORDER BY comparability_key, digest")
+idem=$(timed "INSERT INTO floor_idem SELECT * FROM kernelindex.runs ORDER BY comparability_key, digest ON CONFLICT DO NOTHING")
 
-awk -v sample="$sample" -v t0="$t0" -v t1="$t1" -v t2="$t2" -v t3="$t3" -v t4="$t4" -v t5="$t5" -v t6="$t6" -v t7="$t7" -v t8="$t8" -v t9="$t9" -v runs="$runs" 'BEGIN {
-	c = t1 - t0
+awk -v sample="$sample" -v c="$plain" -v load="$load" -v keys="$keys" -v fk="$fk" -v idem="$idem" -v runs="$runs" 'BEGIN {
 	printf "plain COPY into 15 text columns:   %8.2f s\n", c
-	printf "COPY into resolved runs:           %8.2f s  (%d runs)\n", t3 - t2, runs
-	printf "ratio: %.2fx (target <= 3x)\n", (t3 - t2) / c
+	printf "COPY into resolved runs:           %8.2f s  (%d runs)\n", load, runs
+	printf "ratio: %.2fx (target <= 3x)\n", load / c
 	split(sample, sm, " ")
 	printf "sampled runs whose digest is not their document'"'"'s: %d of %d\n", sm[2], sm[1]
 	printf "floor, the same runs already resolved, INSERT ... SELECT into a copy of kernelindex.runs:\n"
-	printf "  with its indexes:                %8.2f s  (%.2fx plain COPY)\n", t5 - t4, (t5 - t4) / c
-	printf "  with its indexes and 4 FKs:      %8.2f s  (%.2fx plain COPY)\n", t7 - t6, (t7 - t6) / c
-	printf "  the same, ON CONFLICT DO NOTHING: %7.2f s  (%.2fx plain COPY)\n", t9 - t8, (t9 - t8) / c
+	printf "  with its indexes:                %8.2f s  (%.2fx plain COPY)\n", keys, keys / c
+	printf "  with its indexes and 4 FKs:      %8.2f s  (%.2fx plain COPY)\n", fk, fk / c
+	printf "  the same, ON CONFLICT DO NOTHING: %7.2f s  (%.2fx plain COPY)\n", idem, idem / c
 }'
 [ "$runs" -eq "$n" ] || { echo "FAILED: $n rows gave $runs runs"; exit 1; }
 [ "${sample#* }" = 0 ] || { echo "FAILED: a sampled run's digest is not its document's"; exit 1; }
