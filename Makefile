@@ -12,7 +12,11 @@ OBJS = \
 	src/comparability.o \
 	src/liger.o \
 	src/liger_ingest.o \
-	src/store.o \
+	src/run_layout.o \
+	src/ingest.o \
+	src/documents.o \
+	src/references.o \
+	src/core/runfmt.o \
 	src/core/jcs.o \
 	src/core/decimal.o
 

@@ -523,11 +523,11 @@ json_type_name(JsonbValue *v)
 
 /* Look up a resource member that must exist and have a given type. */
 static void
-resource_member(Jsonb *jb, const char *key, bool want_object, JsonbValue *out)
+resource_member(JsonbContainer *c, const char *key, bool want_object, JsonbValue *out)
 {
 	bool		ok;
 
-	if (getKeyJsonValueFromContainer(&jb->root, key, strlen(key), out) == NULL)
+	if (getKeyJsonValueFromContainer(c, key, strlen(key), out) == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("document is not a kernelindex resource: it has no \"%s\" member", key),
@@ -548,20 +548,27 @@ resource_member(Jsonb *jb, const char *key, bool want_object, JsonbValue *out)
 void
 kidx_jsonb_resource_digest(Jsonb *jb, KidxDigest *result)
 {
+	kidx_container_resource_digest(&jb->root, result);
+}
+
+/* The identity digest of a resource held in a jsonb container. */
+void
+kidx_container_resource_digest(JsonbContainer *c, KidxDigest *result)
+{
 	JsonbValue	api;
 	JsonbValue	kind;
 	JsonbValue	spec;
 	CanonSink  *sink;
 
-	if (!JB_ROOT_IS_OBJECT(jb))
+	if (!JsonContainerIsObject(c))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("document is not a kernelindex resource: it is %s, not an object",
-						JB_ROOT_IS_SCALAR(jb) ? "a scalar" : "an array"),
+						JsonContainerIsScalar(c) ? "a scalar" : "an array"),
 				 errhint("A resource is an object with a string \"apiVersion\", a string \"kind\" and an object \"spec\".")));
-	resource_member(jb, "apiVersion", false, &api);
-	resource_member(jb, "kind", false, &kind);
-	resource_member(jb, "spec", true, &spec);
+	resource_member(c, "apiVersion", false, &api);
+	resource_member(c, "kind", false, &kind);
+	resource_member(c, "spec", true, &spec);
 
 	/* The three keys in UTF-16 order: apiVersion < kind < spec. */
 	sink = canon_sink_digest();

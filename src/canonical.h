@@ -49,5 +49,6 @@ extern void kidx_jsonb_digest(Jsonb *jb, KidxDigest *result);
 
 /* The identity digest of a resource document: {apiVersion, kind, spec}. */
 extern void kidx_jsonb_resource_digest(Jsonb *jb, KidxDigest *result);
+extern void kidx_container_resource_digest(JsonbContainer *c, KidxDigest *result);
 
 #endif							/* KIDX_CANONICAL_H */

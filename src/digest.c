@@ -80,69 +80,71 @@ hex_value(char c)
 	return -1;
 }
 
-/* Text input: "sha256:" and 64 lowercase hex digits, with precise errors. */
-Datum
-kidx_digest_in(PG_FUNCTION_ARGS)
+/*
+ * Parse the text form of a digest (len bytes at str, which need not be
+ * NUL-terminated).  Returns NULL on success, else a sentence saying what is
+ * wrong (for errdetail), with a hint for the fault in *hint.
+ */
+char *
+kidx_digest_parse(const char *str, int len, KidxDigest *result,
+				  const char **hint)
 {
-	char	   *str = PG_GETARG_CSTRING(0);
-	KidxDigest *result;
 	const char *hex;
-	int			len;
+	int			hexlen;
 	int			i;
 
-	if (strncmp(str, KIDX_DIGEST_PREFIX, KIDX_DIGEST_PREFIX_LEN) != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-				 errmsg("invalid input syntax for type %s: \"%s\"",
-						"kidx_digest", shown_input(str)),
-				 errdetail("A digest must start with \"%s\".",
-						   KIDX_DIGEST_PREFIX),
-				 errhint("Write a digest as \"sha256:\" followed by 64 lowercase hexadecimal digits.")));
+	*hint = "Write a digest as \"sha256:\" followed by 64 lowercase hexadecimal digits.";
+	if (len < KIDX_DIGEST_PREFIX_LEN ||
+		strncmp(str, KIDX_DIGEST_PREFIX, KIDX_DIGEST_PREFIX_LEN) != 0)
+		return psprintf("A digest must start with \"%s\".", KIDX_DIGEST_PREFIX);
 
 	/*
 	 * Report the first character that is not a lowercase hex digit; all
 	 * before it are ASCII, so its byte offset is its character position.
 	 */
 	hex = str + KIDX_DIGEST_PREFIX_LEN;
-	len = strlen(hex);
-	for (i = 0; i < len; i += pg_mblen(hex + i))
+	hexlen = len - KIDX_DIGEST_PREFIX_LEN;
+	for (i = 0; i < hexlen; i += pg_mblen(hex + i))
 	{
 		if (hex_value(hex[i]) >= 0)
 			continue;
 		if (hex[i] >= 'A' && hex[i] <= 'F')
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-					 errmsg("invalid input syntax for type %s: \"%s\"",
-							"kidx_digest", shown_input(str)),
-					 errdetail("Uppercase hexadecimal digit \"%c\" at position %d.",
-							   hex[i], KIDX_DIGEST_PREFIX_LEN + i + 1),
-					 errhint("Digests are written with lowercase hexadecimal digits.")));
+		{
+			*hint = "Digests are written with lowercase hexadecimal digits.";
+			return psprintf("Uppercase hexadecimal digit \"%c\" at position %d.",
+							hex[i], KIDX_DIGEST_PREFIX_LEN + i + 1);
+		}
 		if (IS_HIGHBIT_SET(hex[i]) && GetDatabaseEncoding() == PG_SQL_ASCII)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-					 errmsg("invalid input syntax for type %s: \"%s\"",
-							"kidx_digest", shown_input(str)),
-					 errdetail("Byte 0x%02x at position %d is not a hexadecimal digit.",
-							   (unsigned char) hex[i], KIDX_DIGEST_PREFIX_LEN + i + 1)));
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-				 errmsg("invalid input syntax for type %s: \"%s\"",
-						"kidx_digest", shown_input(str)),
-				 errdetail("Character \"%.*s\" at position %d is not a hexadecimal digit.",
-						   pg_mblen(hex + i), hex + i,
-						   KIDX_DIGEST_PREFIX_LEN + i + 1)));
+			return psprintf("Byte 0x%02x at position %d is not a hexadecimal digit.",
+							(unsigned char) hex[i], KIDX_DIGEST_PREFIX_LEN + i + 1);
+		return psprintf("Character \"%.*s\" at position %d is not a hexadecimal digit.",
+						Min(pg_mblen(hex + i), hexlen - i), hex + i,
+						KIDX_DIGEST_PREFIX_LEN + i + 1);
 	}
-	if (len != 2 * KIDX_DIGEST_LEN)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-				 errmsg("invalid input syntax for type %s: \"%s\"",
-						"kidx_digest", shown_input(str)),
-				 errdetail("Expected %d hexadecimal digits after \"%s\", found %d.",
-						   2 * KIDX_DIGEST_LEN, KIDX_DIGEST_PREFIX, len)));
-
-	result = palloc(sizeof(KidxDigest));
+	if (hexlen != 2 * KIDX_DIGEST_LEN)
+		return psprintf("Expected %d hexadecimal digits after \"%s\", found %d.",
+						2 * KIDX_DIGEST_LEN, KIDX_DIGEST_PREFIX, hexlen);
 	for (i = 0; i < KIDX_DIGEST_LEN; i++)
 		result->data[i] = (hex_value(hex[2 * i]) << 4) | hex_value(hex[2 * i + 1]);
+	return NULL;
+}
+
+/* Text input: "sha256:" and 64 lowercase hex digits, with precise errors. */
+Datum
+kidx_digest_in(PG_FUNCTION_ARGS)
+{
+	char	   *str = PG_GETARG_CSTRING(0);
+	KidxDigest *result = palloc(sizeof(KidxDigest));
+	const char *hint;
+	char	   *detail = kidx_digest_parse(str, strlen(str), result, &hint);
+
+	if (detail != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("invalid input syntax for type %s: \"%s\"",
+						"kidx_digest", shown_input(str)),
+				 errdetail_internal("%s", detail),
+				 errhint("%s", hint)));
 	PG_RETURN_KIDX_DIGEST_P(result);
 }
 

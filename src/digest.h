@@ -25,6 +25,10 @@ typedef struct KidxDigest
 #define PG_GETARG_KIDX_DIGEST_P(n)	DatumGetKidxDigestP(PG_GETARG_DATUM(n))
 #define PG_RETURN_KIDX_DIGEST_P(X)	return KidxDigestPGetDatum(X)
 
+/* Parse a digest's text form; NULL, or what is wrong (see digest.c). */
+extern char *kidx_digest_parse(const char *str, int len, KidxDigest *result,
+							   const char **hint);
+
 /* Write the text form of a digest ("sha256:" + 64 hex digits + NUL). */
 extern void kidx_digest_to_cstring(const KidxDigest *digest, char *buf);
 

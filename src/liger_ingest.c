@@ -1,32 +1,27 @@
 /*-------------------------------------------------------------------------
  *
  * liger_ingest.c
- *	  The statement trigger that turns a COPY into kernelindex.liger_rows
- *	  into runs.
+ *	  COPY of Liger-Kernel benchmark CSV into kernelindex.liger_rows: each
+ *	  row becomes a run, through the run layout.
  *
- * A Liger file holds many rows per run series: every column but the
- * timestamp and the three values repeats.  The trigger reads the
- * statement's transition table three times, and never builds a document
- * for a row it does not have to:
+ * kernelindex.liger_rows is a view with three triggers.  A statement
+ * begins a batch; each row is checked (liger_fault, no exceptions) and,
+ * if good, grouped with the rows that differ from it only in timestamp and
+ * values (a group is a run series) and kept; a bad row fails the statement
+ * at once or, with kernelindex.on_bad_row = quarantine, is kept for
+ * kernelindex.rejected_rows.  At the end of the statement:
  *
- * 1. Check every row (liger_fault, no per-row exceptions), and group the
- *	  good ones by the columns that make a series.  A bad row fails the
- *	  statement, or with kernelindex.on_bad_row = quarantine is kept in
- *	  kernelindex.rejected_rows.
- * 2. Ask SQL (kernelindex.liger_group_names) for each group's run-name
- *	  prefix, and split the groups further by how run_split() divides each
- *	  row's name (liger_name_key): that is a run series.
- * 3. Store the earliest row of each series, and every row whose timestamp
- *	  has a fraction of a second, as whole bundles through SQL
- *	  (kernelindex.liger_store_rows, which uses kernelindex.ingest_bundles);
- *	  it answers with each stored run's series template and ids.
- * 4. Every other row is a run of a stored series: its typed values and its
- *	  run digest (run_identity_digest, streamed from the template) are
- *	  computed here, put into a tuplestore, and inserted with one INSERT
- *	  ... SELECT over it, in key order, ON CONFLICT DO NOTHING.
+ * 1. SQL builds, set-based, once per group, the group's four resource
+ *	  documents and its run template (kernelindex.liger_series, from the
+ *	  catalogs);
+ * 2. the first run of each group is rebuilt as a document from that
+ *	  template and split by the run layout, exactly as a document coming in
+ *	  would be: that is the group's series;
+ * 3. every row's values (exact ns or bytes, the values as written) and run
+ *	  digest are computed from the series, in C, and the batch stores it all
+ *	  (src/ingest.c).
  *
- * Finally the staging table is emptied, so that every committed state of
- * kernelindex.liger_rows is empty.
+ * Nothing is stored in the view itself; COPY counts the rows it took.
  *
  *-------------------------------------------------------------------------
  */
@@ -36,268 +31,202 @@
 #include "catalog/pg_type.h"
 #include "commands/trigger.h"
 #include "common/hashfn.h"
-#include "common/md5.h"
-#include "executor/executor.h"
 #include "executor/spi.h"
 #include "executor/tuptable.h"
-#include "fmgr.h"
 #include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
-#include "utils/datetime.h"
-#include "utils/json.h"
 #include "utils/jsonb.h"
-#include "utils/lsyscache.h"
 #include "utils/memutils.h"
-#include "utils/numeric.h"
 #include "utils/rel.h"
-#include "utils/timestamp.h"
 #include "utils/tuplestore.h"
-#include "utils/uuid.h"
 
+#include "canonical.h"
 #include "core/decimal.h"
-#include "digest.h"
+#include "ingest.h"
 #include "kernelindex.h"
 #include "liger.h"
-#include "store.h"
+#include "run_layout.h"
 
-PG_FUNCTION_INFO_V1(kidx_liger_rows_ingest);
+PG_FUNCTION_INFO_V1(kidx_liger_begin);
+PG_FUNCTION_INFO_V1(kidx_liger_row);
+PG_FUNCTION_INFO_V1(kidx_liger_end);
 
-/* Rows stored whole per call of kernelindex.liger_store_rows. */
-#define LI_STORE_CHUNK	10000
-
-/* Length of a timestamp slug YYYY-MM-DD-HH-MI-SS. */
-#define LI_SLUG_LEN		19
-
-/* rowinfo series of a row stored whole, and of a bad row. */
-#define LI_WHOLE		(-1)
-#define LI_BAD			(-2)
-
-/* Columns that, with the name key, make a run series. */
+/* Columns that make a group (a run series): all but timestamp and values. */
 static const int group_columns[] = {
 	LR_KERNEL_NAME, LR_KERNEL_PROVIDER, LR_OPERATION_MODE, LR_METRIC_NAME,
-	LR_X_NAME, LR_X_LABEL, LR_X_VALUE, LR_EXTRA_CONFIG, LR_GPU_NAME,
-	LR_LIGER_VERSION
+	LR_METRIC_UNIT, LR_X_NAME, LR_X_LABEL, LR_X_VALUE, LR_EXTRA_CONFIG,
+	LR_GPU_NAME, LR_LIGER_VERSION
 };
-#define LI_NGROUP_COLUMNS lengthof(group_columns)
+#define NGROUP_COLUMNS lengthof(group_columns)
 
-/* One key of a KeyTable. */
-typedef struct KeyEntry
+/* Columns of the kept rows (row_desc). */
+enum
 {
-	uint32		hash;
-	int			next;			/* next entry in the bucket, or -1 */
-	int			len;
-	char	   *key;
-} KeyEntry;
+	KR_GROUP = 1, KR_ORD, KR_TS, KR_Y50, KR_Y20, KR_Y80, KR_NATTS = KR_Y80
+};
 
-/* Byte strings to dense numbers 0, 1, 2, ... (a chained hash table). */
-typedef struct KeyTable
-{
-	MemoryContext cxt;
-	int		   *buckets;
-	int			nbuckets;
-	KeyEntry   *entries;
-	int			n;
-	int			cap;
-} KeyTable;
-
-/* A group: rows equal in every column of group_columns. */
+/* A group of rows: its columns, and once resolved its model series. */
 typedef struct LigerGroup
 {
-	char	   *col[LR_NCOLUMNS + 1];	/* the group's values (others NULL) */
-	char	   *name_prefix;	/* run name before the timestamp slug */
-	char	   *variant_slug;	/* run_name_slug() of the externalId variant */
+	char	   *col[LR_NCOLUMNS + 1];	/* group columns; others NULL */
+	bool		memory;
+	RunSeries	model;			/* from kernelindex.liger_series */
+	int			series;			/* the series its runs go to, or -1 */
+	int64		first_ord;
 } LigerGroup;
 
-/* A run series: a group and a name key; what its runs share once stored. */
-typedef struct LigerSeries
-{
-	int			group;
-	int64		rep_pos;		/* the row stored whole for it (earliest) */
-	TimestampTz rep_ts;
-	bool		known;			/* the fields below are filled */
-	KidxDigest	comparability_key;
-	int32		ids[6];			/* protocol, workload, environment,
-								 * implementation, series, variant */
-	bool		variant_null;
-	Jsonb	   *template;
-	char	   *native_unit;
-	char	   *external_id_stem;
-	char	   *variant;
-	char	   *key_prefix;
-	char	   *digest[4];
-	RunLayout  *layout;			/* the template with holes, once needed */
-} LigerSeries;
-
-/* What is kept of each row of the statement, by position. */
-typedef struct LigerRowInfo
-{
-	int32		series;			/* LigerSeries index, LI_WHOLE or LI_BAD */
-	int32		group;
-	TimestampTz ts;
-} LigerRowInfo;
-
-/* The first bad row, as the error reports it. */
+/* A bad row kept for kernelindex.rejected_rows. */
 typedef struct LigerBadRow
 {
-	int64		pos;
+	int64		ord;
 	int			column;
-	char	   *shown;
-	const char *reason;
+	char	   *reason;
 	char	   *v[LR_NCOLUMNS + 1];
 } LigerBadRow;
 
-/* Set up an empty KeyTable in cxt. */
-static void
-keytable_init(KeyTable *t, MemoryContext cxt)
+/* What the Liger path keeps for a statement. */
+typedef struct LigerState
 {
-	t->cxt = cxt;
-	t->nbuckets = 1024;
-	t->buckets = MemoryContextAlloc(cxt, sizeof(int) * t->nbuckets);
-	memset(t->buckets, -1, sizeof(int) * t->nbuckets);
-	t->cap = 256;
-	t->entries = MemoryContextAlloc(cxt, sizeof(KeyEntry) * t->cap);
-	t->n = 0;
+	HTAB	   *group_keys;
+	LigerGroup **groups;
+	int			ngroups;
+	int			capgroups;
+	LigerConfigCache configs;
+	Tuplestorestate *rows;
+	TupleDesc	row_desc;
+	TupleTableSlot *row_slot;
+	LigerBadRow *bad;
+	int			nbad;
+	int			capbad;
+	StringInfoData key;
+} LigerState;
+
+/* Hash entry: a group's key (its columns, length-prefixed) to its number. */
+typedef struct GroupEntry
+{
+	uint32		hash;
+	int			len;
+	char	   *bytes;
+	int			index;
+	struct GroupEntry *next;
+} GroupEntry;
+
+typedef struct GroupBucket
+{
+	uint32		hash;
+	GroupEntry *first;
+} GroupBucket;
+
+/* The trimmed copy of s. */
+static char *
+trimmed(const char *s)
+{
+	const char *end;
+
+	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == '\f' || *s == '\v')
+		s++;
+	end = s + strlen(s);
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n' ||
+					   end[-1] == '\r' || end[-1] == '\f' || end[-1] == '\v'))
+		end--;
+	return pnstrdup(s, end - s);
 }
 
-/* The number of a key, adding it if new (*added says which). */
+/* New Liger state for a statement, in cxt. */
+static LigerState *
+liger_state(MemoryContext cxt)
+{
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	LigerState *ls = palloc0(sizeof(LigerState));
+	HASHCTL		ctl;
+
+	ctl.keysize = sizeof(uint32);
+	ctl.entrysize = sizeof(GroupBucket);
+	ctl.hcxt = cxt;
+	ls->group_keys = hash_create("kernelindex Liger groups", 256, &ctl,
+								 HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	ls->configs.context = cxt;
+	ls->row_desc = CreateTemplateTupleDesc(KR_NATTS);
+	TupleDescInitEntry(ls->row_desc, KR_GROUP, "group", INT4OID, -1, 0);
+	TupleDescInitEntry(ls->row_desc, KR_ORD, "ord", INT8OID, -1, 0);
+	TupleDescInitEntry(ls->row_desc, KR_TS, "ts", INT8OID, -1, 0);
+	TupleDescInitEntry(ls->row_desc, KR_Y50, "y50", TEXTOID, -1, 0);
+	TupleDescInitEntry(ls->row_desc, KR_Y20, "y20", TEXTOID, -1, 0);
+	TupleDescInitEntry(ls->row_desc, KR_Y80, "y80", TEXTOID, -1, 0);
+	ls->row_slot = MakeSingleTupleTableSlot(ls->row_desc, &TTSOpsMinimalTuple);
+	ls->rows = tuplestore_begin_heap(false, false, work_mem);
+	initStringInfo(&ls->key);
+	MemoryContextSwitchTo(old);
+	return ls;
+}
+
+/* The number of a row's group, adding the group if new. */
 static int
-keytable_lookup(KeyTable *t, const char *key, int len, bool *added)
+group_of(LigerState *ls, MemoryContext cxt, char **v, int64 ord)
 {
-	uint32		h = hash_bytes((const unsigned char *) key, len);
+	uint32		h;
+	bool		found;
+	GroupBucket *bucket;
+	GroupEntry *e;
+	LigerGroup *g;
+	MemoryContext old;
 	int			i;
 
-	for (i = t->buckets[h % t->nbuckets]; i >= 0; i = t->entries[i].next)
-		if (t->entries[i].hash == h && t->entries[i].len == len &&
-			memcmp(t->entries[i].key, key, len) == 0)
-		{
-			*added = false;
-			return i;
-		}
-
-	if (t->n == t->cap)
+	resetStringInfo(&ls->key);
+	for (i = 0; i < NGROUP_COLUMNS; i++)
 	{
-		t->cap *= 2;
-		t->entries = repalloc_huge(t->entries, sizeof(KeyEntry) * t->cap);
+		const char *c = v[group_columns[i]];
+		int32		len = c ? strlen(c) : -1;
+
+		appendBinaryStringInfo(&ls->key, (char *) &len, sizeof(len));
+		if (c)
+			appendBinaryStringInfo(&ls->key, c, len);
 	}
-	if (t->n >= t->nbuckets * 2)
+	h = hash_bytes((const unsigned char *) ls->key.data, ls->key.len);
+	bucket = hash_search(ls->group_keys, &h, HASH_ENTER, &found);
+	if (!found)
+		bucket->first = NULL;
+	for (e = bucket->first; e != NULL; e = e->next)
+		if (e->len == ls->key.len && memcmp(e->bytes, ls->key.data, e->len) == 0)
+			return e->index;
+
+	old = MemoryContextSwitchTo(cxt);
+	e = palloc(sizeof(GroupEntry));
+	e->hash = h;
+	e->len = ls->key.len;
+	e->bytes = palloc(e->len);
+	memcpy(e->bytes, ls->key.data, e->len);
+	e->index = ls->ngroups;
+	e->next = bucket->first;
+	bucket->first = e;
+	if (ls->ngroups == ls->capgroups)
 	{
-		int			j;
-
-		t->nbuckets *= 4;
-		pfree(t->buckets);
-		t->buckets = MemoryContextAllocHuge(t->cxt, sizeof(int) * t->nbuckets);
-		memset(t->buckets, -1, sizeof(int) * t->nbuckets);
-		for (j = 0; j < t->n; j++)
-		{
-			int			b = t->entries[j].hash % t->nbuckets;
-
-			t->entries[j].next = t->buckets[b];
-			t->buckets[b] = j;
-		}
+		ls->capgroups = ls->capgroups ? ls->capgroups * 2 : 64;
+		ls->groups = ls->groups ? repalloc_huge(ls->groups, sizeof(LigerGroup *) * ls->capgroups) :
+			palloc(sizeof(LigerGroup *) * ls->capgroups);
 	}
-	i = t->n++;
-	t->entries[i].hash = h;
-	t->entries[i].len = len;
-	t->entries[i].key = MemoryContextAlloc(t->cxt, len);
-	memcpy(t->entries[i].key, key, len);
-	t->entries[i].next = t->buckets[h % t->nbuckets];
-	t->buckets[h % t->nbuckets] = i;
-	*added = true;
-	return i;
+	g = palloc0(sizeof(LigerGroup));
+	for (i = 0; i < NGROUP_COLUMNS; i++)
+		g->col[group_columns[i]] = v[group_columns[i]] ? pstrdup(v[group_columns[i]]) : NULL;
+	g->memory = strcmp(v[LR_METRIC_NAME], "memory") == 0;
+	g->series = -1;
+	g->first_ord = ord;
+	ls->groups[ls->ngroups] = g;
+	MemoryContextSwitchTo(old);
+	return ls->ngroups++;
 }
 
-/* The array, doubled (new room zeroed) if element i is past its *cap. */
-static void *
-room_for(void *array, int *cap, int i, Size elem)
-{
-	if (i < *cap)
-		return array;
-	array = repalloc_huge(array, elem * *cap * 2);
-	memset((char *) array + elem * *cap, 0, elem * *cap);
-	*cap *= 2;
-	return array;
-}
-
-/* The row in the slot as C strings v[1..LR_NCOLUMNS] (NULL for NULL). */
+/* Fail the statement on a bad row. */
 static void
-slot_strings(TupleTableSlot *slot, char **v)
+report_bad_row(int64 ord, int column, const char *reason, char **v)
 {
-	int			i;
-
-	slot_getallattrs(slot);
-	for (i = 1; i <= LR_NCOLUMNS; i++)
-		v[i] = slot->tts_isnull[i - 1] ? NULL :
-			TextDatumGetCString(slot->tts_values[i - 1]);
-}
-
-/* Rewind the transition table to its start, for our read pointer. */
-static void
-rewind_rows(Tuplestorestate *rows, int readptr)
-{
-	tuplestore_select_read_pointer(rows, readptr);
-	tuplestore_rescan(rows);
-}
-
-/* Write n >= 0 as exactly width digits (zero-padded) at p. */
-static inline void
-put_digits(char *p, int n, int width)
-{
-	while (width-- > 0)
-	{
-		p[width] = '0' + n % 10;
-		n /= 10;
-	}
-}
-
-/* The timestamp slug of ts, YYYY-MM-DD-HH-MI-SS; *whole: no fraction. */
-static void
-timestamp_slug(TimestampTz ts, char *buf, bool *whole)
-{
-	struct pg_tm tm;
-	fsec_t		fsec;
-
-	if (timestamp2tm(ts, NULL, &tm, &fsec, NULL, NULL) != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-				 errmsg("timestamp out of range")));
-	if (tm.tm_year < 1 || tm.tm_year > 9999)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-				 errmsg("timestamp out of range")));
-	memcpy(buf, "0000-00-00-00-00-00", LI_SLUG_LEN + 1);
-	put_digits(buf, tm.tm_year, 4);
-	put_digits(buf + 5, tm.tm_mon, 2);
-	put_digits(buf + 8, tm.tm_mday, 2);
-	put_digits(buf + 11, tm.tm_hour, 2);
-	put_digits(buf + 14, tm.tm_min, 2);
-	put_digits(buf + 17, tm.tm_sec, 2);
-	*whole = (fsec == 0);
-}
-
-/* The value of a checked measurement, scaled to ns or bytes. */
-static int64
-scaled_value(const char *s, uint32 multiplier)
-{
-	int64_t		result;
-
-	if (dec_scale_round_int64(s, strlen(s), multiplier, &result) != DEC_OK)
-		elog(ERROR, "checked Liger value \"%s\" does not scale", s);
-	return (int64) result;
-}
-
-/* Fail the statement on its first bad row. */
-static void
-report_bad_row(const LigerBadRow *bad)
-{
-#define SHOWN(c) (bad->v[c] ? bad->v[c] : "")
+#define SHOWN(c) (v[c] ? v[c] : "")
 	ereport(ERROR,
-			(errcode(bad->column == LR_TIMESTAMP ?
-					 ERRCODE_INVALID_DATETIME_FORMAT :
+			(errcode(column == LR_TIMESTAMP ? ERRCODE_INVALID_DATETIME_FORMAT :
 					 ERRCODE_INVALID_TEXT_REPRESENTATION),
 			 errmsg("bad value \"%s\" in column %s (row " INT64_FORMAT " of this COPY): %s",
-					bad->shown, lr_column_names[bad->column], bad->pos + 1,
-					bad->reason),
+					liger_shown_value(v[column]), lr_column_names[column], ord, reason),
 			 errdetail("The row is kernel_name \"%s\", kernel_provider \"%s\", "
 					   "kernel_operation_mode \"%s\", metric_name \"%s\", "
 					   "gpu_name \"%s\", x_name \"%s\", x_value \"%s\", "
@@ -312,709 +241,385 @@ report_bad_row(const LigerBadRow *bad)
 #undef SHOWN
 }
 
-/* Keep every bad row of the statement in kernelindex.rejected_rows. */
-static void
-quarantine_bad_rows(void)
-{
-	if (SPI_execute("INSERT INTO kernelindex.rejected_rows"
-					" (row_number, column_name, bad_value, reason,"
-					"  kernel_name, kernel_provider, kernel_operation_mode, metric_name, metric_unit,"
-					"  x_name, x_label, x_value, y_value_50, y_value_20, y_value_80,"
-					"  extra_benchmark_config_str, gpu_name, \"timestamp\", liger_version)"
-					" SELECT s.ord, s.f[1], s.f[2], s.f[3],"
-					"  s.kernel_name, s.kernel_provider, s.kernel_operation_mode, s.metric_name, s.metric_unit,"
-					"  s.x_name, s.x_label, s.x_value, s.y_value_50, s.y_value_20, s.y_value_80,"
-					"  s.extra_benchmark_config_str, s.gpu_name, s.\"timestamp\", s.liger_version"
-					" FROM (SELECT pg_catalog.row_number() OVER () AS ord,"
-					"              kernelindex.liger_row_fault(n) AS f, n.*"
-					"       FROM liger_new_rows n) s"
-					" WHERE s.f IS NOT NULL"
-					" ORDER BY s.ord", false, 0) != SPI_OK_INSERT)
-		elog(ERROR, "could not keep the bad Liger rows");
-}
-
-/* A text[] of one group column, for kernelindex.liger_group_names. */
-static Datum
-group_column_array(LigerGroup *groups, int ngroups, int column)
-{
-	Datum	   *elems = palloc(sizeof(Datum) * ngroups);
-	int			i;
-
-	for (i = 0; i < ngroups; i++)
-		elems[i] = CStringGetTextDatum(groups[i].col[column]);
-	return PointerGetDatum(construct_array(elems, ngroups, TEXTOID, -1, false,
-										   TYPALIGN_INT));
-}
-
-/* Fill in every group's name prefix and variant slug (SQL). */
-static void
-name_groups(LigerGroup *groups, int ngroups, MemoryContext work)
-{
-	static const int cols[8] = {
-		LR_KERNEL_NAME, LR_OPERATION_MODE, LR_METRIC_NAME, LR_KERNEL_PROVIDER,
-		LR_GPU_NAME, LR_X_NAME, LR_X_VALUE, LR_EXTRA_CONFIG
-	};
-	Oid			argtypes[8];
-	Datum		args[8];
-	uint64		i;
-
-	for (i = 0; i < 8; i++)
-	{
-		argtypes[i] = TEXTARRAYOID;
-		args[i] = group_column_array(groups, ngroups, cols[i]);
-	}
-	if (SPI_execute_with_args("SELECT g.ord, g.name_prefix, g.variant_slug"
-							  " FROM kernelindex.liger_group_names($1, $2, $3, $4, $5, $6, $7, $8) g",
-							  8, argtypes, args, NULL, true, 0) != SPI_OK_SELECT ||
-		SPI_processed != (uint64) ngroups)
-		elog(ERROR, "kernelindex.liger_group_names did not name every group");
-	for (i = 0; i < SPI_processed; i++)
-	{
-		HeapTuple	tup = SPI_tuptable->vals[i];
-		TupleDesc	desc = SPI_tuptable->tupdesc;
-		bool		isnull;
-		int64		ord = DatumGetInt64(SPI_getbinval(tup, desc, 1, &isnull));
-		char	   *prefix = SPI_getvalue(tup, desc, 2);
-		char	   *vslug = SPI_getvalue(tup, desc, 3);
-		LigerGroup *g;
-
-		if (ord < 1 || ord > ngroups || prefix == NULL || vslug == NULL)
-			elog(ERROR, "kernelindex.liger_group_names gave an unusable row");
-		g = &groups[ord - 1];
-		g->name_prefix = MemoryContextStrdup(work, prefix);
-		g->variant_slug = MemoryContextStrdup(work, vslug);
-	}
-	SPI_freetuptable(SPI_tuptable);
-}
-
-/* A text column of an SPI result row, copied into cxt (NULL for NULL). */
-static char *
-spi_text(HeapTuple tup, TupleDesc desc, int col, MemoryContext cxt)
-{
-	char	   *s = SPI_getvalue(tup, desc, col);
-
-	return s ? MemoryContextStrdup(cxt, s) : NULL;
-}
-
-/*
- * Store rows whole (kernelindex.liger_store_rows) and take, for the ones
- * that stand for a series, what the series' other runs need.
- */
-static void
-store_whole(Datum *rows, int64 *ords, int64 *positions, int n, Oid rowtype,
-			LigerRowInfo *rowinfo, LigerSeries *series, MemoryContext work)
-{
-	Oid			argtypes[2];
-	Datum		args[2];
-	Datum	   *orddatums = palloc(sizeof(Datum) * n);
-	int16		typlen;
-	bool		typbyval;
-	char		typalign;
-	uint64		i;
-	int			j;
-
-	for (j = 0; j < n; j++)
-		orddatums[j] = Int64GetDatum(ords[j]);
-	get_typlenbyvalalign(rowtype, &typlen, &typbyval, &typalign);
-	argtypes[0] = get_array_type(rowtype);
-	argtypes[1] = INT8ARRAYOID;
-	args[0] = PointerGetDatum(construct_array(rows, n, rowtype, typlen, typbyval, typalign));
-	args[1] = PointerGetDatum(construct_array(orddatums, n, INT8OID, 8, FLOAT8PASSBYVAL,
-											  TYPALIGN_DOUBLE));
-	if (SPI_execute_with_args("SELECT * FROM kernelindex.liger_store_rows($1, $2)",
-							  2, argtypes, args, NULL, false, 0) != SPI_OK_SELECT)
-		elog(ERROR, "kernelindex.liger_store_rows failed");
-
-	for (i = 0; i < SPI_processed; i++)
-	{
-		HeapTuple	tup = SPI_tuptable->vals[i];
-		TupleDesc	desc = SPI_tuptable->tupdesc;
-		bool		isnull;
-		int64		ord = DatumGetInt64(SPI_getbinval(tup, desc, 1, &isnull));
-		int			lo = 0,
-					hi = n - 1;
-		int64		pos = -1;
-		LigerSeries *s;
-		int			k;
-
-		/* ords[] ascend: find the row's position. */
-		while (lo <= hi)
-		{
-			int			mid = (lo + hi) / 2;
-
-			if (ords[mid] == ord)
-			{
-				pos = positions[mid];
-				break;
-			}
-			if (ords[mid] < ord)
-				lo = mid + 1;
-			else
-				hi = mid - 1;
-		}
-		if (pos < 0)
-			elog(ERROR, "kernelindex.liger_store_rows answered for a row it was not given");
-		if (rowinfo[pos].series < 0)
-			continue;
-		s = &series[rowinfo[pos].series];
-		if (s->rep_pos != pos)
-			continue;
-
-		memcpy(&s->comparability_key,
-			   DatumGetPointer(SPI_getbinval(tup, desc, 2, &isnull)), sizeof(KidxDigest));
-		for (k = 0; k < 6; k++)
-		{
-			Datum		d = SPI_getbinval(tup, desc, 3 + k, &isnull);
-
-			s->ids[k] = isnull ? 0 : DatumGetInt32(d);
-			if (k == 5)
-				s->variant_null = isnull;
-		}
-		{
-			Datum		d = SPI_getbinval(tup, desc, 9, &isnull);
-			MemoryContext old = MemoryContextSwitchTo(work);
-
-			s->template = DatumGetJsonbPCopy(d);
-			MemoryContextSwitchTo(old);
-		}
-		s->native_unit = spi_text(tup, desc, 10, work);
-		s->external_id_stem = spi_text(tup, desc, 11, work);
-		s->variant = spi_text(tup, desc, 12, work);
-		s->key_prefix = spi_text(tup, desc, 13, work);
-		for (k = 0; k < 4; k++)
-			s->digest[k] = spi_text(tup, desc, 14 + k, work);
-		if (s->external_id_stem == NULL || s->variant == NULL ||
-			s->key_prefix == NULL || s->variant_null)
-			ereport(ERROR,
-					(errcode(ERRCODE_INTERNAL_ERROR),
-					 errmsg("a Liger run series has no externalId stem"),
-					 errhint("This is a bug in kernelindex; nothing was stored.")));
-		s->known = true;
-	}
-	SPI_freetuptable(SPI_tuptable);
-}
-
-/* Characters escape_json() escapes: '"', '\\' and the controls. */
-static const char needs_escape[] =
-"\"\\\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f"
-"\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f";
-
-/* The md5 of [source, externalId] as a uuid (runs.external_key). */
-static pg_uuid_t *
-external_key(const char *key_prefix, const char *external_id)
-{
-	StringInfoData buf;
-	pg_uuid_t  *key = palloc(sizeof(pg_uuid_t));
-	const char *errstr = NULL;
-
-	initStringInfo(&buf);
-	appendStringInfoString(&buf, key_prefix);
-	if (external_id[strcspn(external_id, needs_escape)] == '\0')
-	{
-		/* what escape_json writes for a string with nothing to escape */
-		appendStringInfoChar(&buf, '"');
-		appendStringInfoString(&buf, external_id);
-		appendStringInfoChar(&buf, '"');
-	}
-	else
-		escape_json(&buf, external_id);
-	appendStringInfoChar(&buf, ']');
-	if (!pg_md5_binary(buf.data, buf.len, key->data, &errstr))
-		ereport(ERROR,
-				(errcode(ERRCODE_INTERNAL_ERROR),
-				 errmsg("could not compute MD5 hash: %s", errstr)));
-	return key;
-}
-
-/* Columns of the liger_given tuplestore (runs columns, then two more). */
-#define LG_NATTS		21
-#define LG_EXTERNAL_ID	19		/* 0-based */
-#define LG_ORD			20
-
-/*
- * The runs of one row of a stored series: its values into *values and
- * *nulls, laid out as the liger_given tuplestore.
- */
-static void
-series_run(char **v, const LigerRowInfo *ri, int64 ord, LigerSeries *s,
-		   Datum *values, bool *nulls, MemoryContext work)
-{
-	bool		memory = strcmp(v[LR_METRIC_NAME], "memory") == 0;
-	uint32		multiplier = memory ? 1048576 : 1000000;
-	int			base = memory ? RV_PEAK : RV_LATENCY;
-	RunValues	rv;
-	KidxDigest *digest = palloc(sizeof(KidxDigest));
-	char		slug[LI_SLUG_LEN + 1];
-	bool		whole;
-	char	   *external_id;
-	int			i;
-
-	timestamp_slug(ri->ts, slug, &whole);
-	external_id = psprintf("%s%s/%s", s->external_id_stem, s->variant, slug);
-
-	memset(&rv, 0, sizeof(rv));
-	for (i = 0; i < 4; i++)
-		rv.digest[i] = s->digest[i];
-	rv.has_observed_at = true;
-	rv.observed_at = ri->ts;
-	rv.has[base] = rv.has[base + 1] = rv.has[base + 2] = true;
-	rv.v[base] = scaled_value(v[LR_Y_VALUE_50], multiplier);
-	rv.v[base + 1] = scaled_value(v[LR_Y_VALUE_20], multiplier);
-	rv.v[base + 2] = scaled_value(v[LR_Y_VALUE_80], multiplier);
-	rv.native_unit = s->native_unit;
-	rv.native[0] = DatumGetNumeric(DirectFunctionCall3(numeric_in,
-													   CStringGetDatum(v[LR_Y_VALUE_20]),
-													   ObjectIdGetDatum(InvalidOid),
-													   Int32GetDatum(-1)));
-	rv.native[1] = DatumGetNumeric(DirectFunctionCall3(numeric_in,
-													   CStringGetDatum(v[LR_Y_VALUE_50]),
-													   ObjectIdGetDatum(InvalidOid),
-													   Int32GetDatum(-1)));
-	rv.native[2] = DatumGetNumeric(DirectFunctionCall3(numeric_in,
-													   CStringGetDatum(v[LR_Y_VALUE_80]),
-													   ObjectIdGetDatum(InvalidOid),
-													   Int32GetDatum(-1)));
-	rv.native_text[0] = v[LR_Y_VALUE_20];
-	rv.native_text[1] = v[LR_Y_VALUE_50];
-	rv.native_text[2] = v[LR_Y_VALUE_80];
-	rv.external_id = external_id;
-	if (s->layout == NULL)
-	{
-		MemoryContext old = MemoryContextSwitchTo(work);
-
-		s->layout = run_identity_layout(s->template, &rv);
-		MemoryContextSwitchTo(old);
-	}
-	if (!run_identity_digest_layout(s->layout, &rv, digest))
-		run_identity_digest(s->template, &rv, digest);
-
-	memset(nulls, true, sizeof(bool) * LG_NATTS);
-	values[0] = PointerGetDatum(&s->comparability_key);
-	values[1] = PointerGetDatum(digest);
-	for (i = 0; i < 6; i++)
-		values[2 + i] = Int32GetDatum(s->ids[i]);
-	values[8] = TimestampTzGetDatum(ri->ts);
-	for (i = 0; i < 3; i++)
-	{
-		values[9 + base + i] = Int64GetDatum(rv.v[base + i]);
-		nulls[9 + base + i] = false;
-	}
-	values[15] = UUIDPGetDatum(external_key(s->key_prefix, external_id));
-	for (i = 0; i < 3; i++)
-		values[16 + i] = NumericGetDatum(rv.native[i]);
-	values[LG_EXTERNAL_ID] = CStringGetTextDatum(external_id);
-	values[LG_ORD] = Int64GetDatum(ord);
-	for (i = 0; i <= 8; i++)
-		nulls[i] = false;
-	for (i = 15; i < LG_NATTS; i++)
-		nulls[i] = false;
-}
-
-/* Insert the computed runs; fail on an externalId taken by another run. */
-static void
-insert_given(Tuplestorestate *given, TupleDesc given_desc)
-{
-	EphemeralNamedRelation enr = palloc0(sizeof(EphemeralNamedRelationData));
-	int64		runs_given = tuplestore_tuple_count(given);
-	int64		runs_new;
-	bool		isnull;
-	char	   *schema;
-	char	   *sql;
-
-	enr->md.name = "liger_given";
-	enr->md.reliddesc = InvalidOid;
-	enr->md.tupdesc = given_desc;
-	enr->md.enrtype = ENR_NAMED_TUPLESTORE;
-	enr->md.enrtuples = runs_given;
-	enr->reldata = given;
-	if (SPI_register_relation(enr) != SPI_OK_REL_REGISTER)
-		elog(ERROR, "could not register the computed Liger runs");
-
-	if (SPI_execute("WITH ins AS ("
-					" INSERT INTO kernelindex.runs AS t ("
-					"  comparability_key, digest, protocol_id, workload_id, environment_id, implementation_id,"
-					"  series_id, variant_id, observed_at, latency_ns, latency_ns_p20, latency_ns_p80,"
-					"  peak_bytes, peak_bytes_p20, peak_bytes_p80, external_key, native_p20, native_p50, native_p80)"
-					" SELECT g.comparability_key, g.digest, g.protocol_id, g.workload_id, g.environment_id,"
-					"  g.implementation_id, g.series_id, g.variant_id, g.observed_at, g.latency_ns,"
-					"  g.latency_ns_p20, g.latency_ns_p80, g.peak_bytes, g.peak_bytes_p20, g.peak_bytes_p80,"
-					"  g.external_key, g.native_p20, g.native_p50, g.native_p80"
-					" FROM liger_given g"
-					" ORDER BY g.comparability_key, g.digest"
-					" ON CONFLICT DO NOTHING"
-					" RETURNING 1)"
-					" SELECT pg_catalog.count(*) FROM ins", false, 0) != SPI_OK_SELECT)
-		elog(ERROR, "could not insert the Liger runs");
-	runs_new = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
-										   SPI_tuptable->tupdesc, 1, &isnull));
-	SPI_freetuptable(SPI_tuptable);
-	if (runs_new == runs_given)
-		return;
-
-	/* A run not stored now must be stored already: else it collided on externalId. */
-	if (SPI_execute("SELECT pg_catalog.quote_ident(n.nspname)"
-					" FROM pg_catalog.pg_extension e"
-					" JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace"
-					" WHERE e.extname OPERATOR(pg_catalog.=) 'kernelindex'", true, 0) != SPI_OK_SELECT ||
-		SPI_processed != 1)
-		elog(ERROR, "could not find the schema of extension kernelindex");
-	schema = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
-	sql = psprintf("SELECT g.digest::pg_catalog.text, o.digest::pg_catalog.text, g.external_id"
-				   " FROM liger_given g"
-				   " JOIN kernelindex.runs o ON o.comparability_key OPERATOR(%s.=) g.comparability_key"
-				   "  AND o.external_key OPERATOR(pg_catalog.=) g.external_key"
-				   "  AND o.digest OPERATOR(%s.<>) g.digest"
-				   " WHERE NOT EXISTS (SELECT 1 FROM kernelindex.runs r"
-				   "  WHERE r.comparability_key OPERATOR(%s.=) g.comparability_key"
-				   "   AND r.digest OPERATOR(%s.=) g.digest)"
-				   " ORDER BY g.ord LIMIT 1", schema, schema, schema, schema);
-	/* not read-only: it must see the runs this trigger has just stored */
-	if (SPI_execute(sql, false, 0) != SPI_OK_SELECT)
-		elog(ERROR, "could not look for an externalId collision");
-	if (SPI_processed > 0)
-	{
-		HeapTuple	tup = SPI_tuptable->vals[0];
-		TupleDesc	desc = SPI_tuptable->tupdesc;
-
-		ereport(ERROR,
-				(errcode(ERRCODE_UNIQUE_VIOLATION),
-				 errmsg("run %s has the same source and externalId as stored run %s",
-						SPI_getvalue(tup, desc, 1), SPI_getvalue(tup, desc, 2)),
-				 errdetail("source liger-kernel-bench, externalId %s",
-						   SPI_getvalue(tup, desc, 3)),
-				 errhint("Two different runs of one source cannot share an externalId; nothing was stored.")));
-	}
-	SPI_freetuptable(SPI_tuptable);
-}
-
-/* The state of one run of the trigger. */
-typedef struct LigerIngest
-{
-	Tuplestorestate *rows;		/* the statement's rows (transition table) */
-	int			readptr;		/* our read pointer into it */
-	TupleTableSlot *slot;
-	Oid			rowtype;		/* of kernelindex.liger_rows */
-	int64		nrows;
-	MemoryContext work;			/* everything that lives to the end */
-	MemoryContext rowcxt;		/* reset per row */
-	MemoryContext chunkcxt;		/* reset per chunk of rows stored whole */
-	LigerRowInfo *rowinfo;		/* by position */
-	int64		nbad;
-	LigerBadRow bad;			/* the first bad row */
-	LigerConfigCache configs;
-	KeyTable	group_keys;
-	LigerGroup *groups;
-	int			ngroups_cap;
-	KeyTable	series_keys;
-	LigerSeries *series;
-	int			nseries_cap;
-	StringInfoData key;
-	char	   *v[LR_NCOLUMNS + 1];
-} LigerIngest;
-
-/* Step 1: check every row; group the good ones (the key of group_columns). */
-static void
-check_and_group(LigerIngest *li)
-{
-	char	  **v = li->v;
-	int64		pos;
-
-	rewind_rows(li->rows, li->readptr);
-	for (pos = 0; tuplestore_gettupleslot(li->rows, true, false, li->slot); pos++)
-	{
-		LigerRowInfo *ri = &li->rowinfo[pos];
-		const char *reason;
-		int			column;
-		bool		added;
-		int			g;
-		int			i;
-
-		CHECK_FOR_INTERRUPTS();
-		MemoryContextReset(li->rowcxt);
-		MemoryContextSwitchTo(li->rowcxt);
-		slot_strings(li->slot, v);
-		reason = liger_fault(v, &column, &li->configs, &ri->ts);
-		/* Back in work before the next fetch: rowcxt is reset under it. */
-		MemoryContextSwitchTo(li->work);
-		if (reason != NULL)
-		{
-			ri->series = LI_BAD;
-			if (li->nbad++ == 0)
-			{
-				li->bad.pos = pos;
-				li->bad.column = column;
-				li->bad.shown = liger_shown_value(v[column]);
-				li->bad.reason = pstrdup(reason);
-				for (i = 1; i <= LR_NCOLUMNS; i++)
-					li->bad.v[i] = v[i] ? pstrdup(v[i]) : NULL;
-			}
-			continue;
-		}
-
-		resetStringInfo(&li->key);
-		for (i = 0; i < LI_NGROUP_COLUMNS; i++)
-		{
-			const char *c = v[group_columns[i]];
-			int32		len = c ? strlen(c) : -1;
-
-			appendBinaryStringInfo(&li->key, (char *) &len, sizeof(len));
-			if (c)
-				appendBinaryStringInfo(&li->key, c, len);
-		}
-		g = keytable_lookup(&li->group_keys, li->key.data, li->key.len, &added);
-		if (added)
-		{
-			li->groups = room_for(li->groups, &li->ngroups_cap, g, sizeof(LigerGroup));
-			for (i = 0; i < LI_NGROUP_COLUMNS; i++)
-			{
-				int			c = group_columns[i];
-
-				li->groups[g].col[c] = v[c] ? pstrdup(v[c]) : NULL;
-			}
-		}
-		ri->group = g;
-		ri->series = LI_WHOLE;
-	}
-	if (pos != li->nrows)
-		elog(ERROR, "the transition table has " INT64_FORMAT " rows, not " INT64_FORMAT,
-			 pos, li->nrows);
-}
-
-/*
- * Step 2: name the groups (SQL) and split them into run series by how
- * run_split() divides each row's name; each series' earliest row stands
- * for it.  Rows whose timestamp has a fraction of a second stay LI_WHOLE.
- */
-static void
-split_into_series(LigerIngest *li)
-{
-	int64		pos;
-
-	name_groups(li->groups, li->group_keys.n, li->work);
-	MemoryContextSwitchTo(li->work);
-	for (pos = 0; pos < li->nrows; pos++)
-	{
-		LigerRowInfo *ri = &li->rowinfo[pos];
-		LigerGroup *g;
-		LigerSeries *series;
-		char		slug[LI_SLUG_LEN + 1];
-		bool		whole;
-		char	   *nk;
-		int			s;
-		bool		added;
-
-		if (ri->series == LI_BAD)
-			continue;
-		CHECK_FOR_INTERRUPTS();
-		timestamp_slug(ri->ts, slug, &whole);
-		if (!whole)
-			continue;
-		g = &li->groups[ri->group];
-		MemoryContextReset(li->rowcxt);
-		MemoryContextSwitchTo(li->rowcxt);
-		nk = liger_name_key(g->name_prefix, strlen(g->name_prefix),
-							g->variant_slug, strlen(g->variant_slug),
-							slug, LI_SLUG_LEN);
-		resetStringInfo(&li->key);
-		appendBinaryStringInfo(&li->key, (char *) &ri->group, sizeof(ri->group));
-		appendStringInfoString(&li->key, nk);
-		MemoryContextSwitchTo(li->work);
-		s = keytable_lookup(&li->series_keys, li->key.data, li->key.len, &added);
-		if (added)
-		{
-			li->series = room_for(li->series, &li->nseries_cap, s, sizeof(LigerSeries));
-			li->series[s].group = ri->group;
-			li->series[s].rep_pos = pos;
-			li->series[s].rep_ts = ri->ts;
-		}
-		series = &li->series[s];
-		if (ri->ts < series->rep_ts)
-		{
-			series->rep_pos = pos;
-			series->rep_ts = ri->ts;
-		}
-		ri->series = s;
-	}
-}
-
-/*
- * Step 3: store whole, through SQL, every series' earliest row and every
- * row with a fraction of a second, in chunks of LI_STORE_CHUNK rows.
- */
-static void
-store_whole_rows(LigerIngest *li)
-{
-	int64	   *ords = palloc(sizeof(int64) * LI_STORE_CHUNK);
-	int64	   *positions = palloc(sizeof(int64) * LI_STORE_CHUNK);
-	Datum	   *chunk = palloc(sizeof(Datum) * LI_STORE_CHUNK);
-	int			nchunk = 0;
-	int64		ord = 0;
-	int64		pos;
-
-	rewind_rows(li->rows, li->readptr);
-	for (pos = 0; tuplestore_gettupleslot(li->rows, true, false, li->slot); pos++)
-	{
-		LigerRowInfo *ri = &li->rowinfo[pos];
-
-		if (ri->series == LI_BAD)
-			continue;
-		ord++;
-		if (ri->series != LI_WHOLE && li->series[ri->series].rep_pos != pos)
-			continue;
-		CHECK_FOR_INTERRUPTS();
-		MemoryContextSwitchTo(li->chunkcxt);
-		chunk[nchunk] = ExecFetchSlotHeapTupleDatum(li->slot);
-		MemoryContextSwitchTo(li->work);
-		ords[nchunk] = ord;
-		positions[nchunk] = pos;
-		if (++nchunk == LI_STORE_CHUNK)
-		{
-			MemoryContextSwitchTo(li->chunkcxt);
-			store_whole(chunk, ords, positions, nchunk, li->rowtype, li->rowinfo,
-						li->series, li->work);
-			/* SPI may have moved the store to another read pointer */
-			tuplestore_select_read_pointer(li->rows, li->readptr);
-			MemoryContextSwitchTo(li->work);
-			MemoryContextReset(li->chunkcxt);
-			nchunk = 0;
-		}
-	}
-	if (nchunk > 0)
-	{
-		MemoryContextSwitchTo(li->chunkcxt);
-		store_whole(chunk, ords, positions, nchunk, li->rowtype, li->rowinfo,
-					li->series, li->work);
-	}
-	MemoryContextSwitchTo(li->work);
-	MemoryContextReset(li->chunkcxt);
-}
-
-/*
- * Step 4: every other row of a series, its typed values and run digest
- * computed here, into a tuplestore that one INSERT stores.
- */
-static void
-store_series_runs(LigerIngest *li)
-{
-	Tuplestorestate *given;
-	TupleDesc	given_desc;
-	Datum		values[LG_NATTS];
-	bool		nulls[LG_NATTS];
-	int64		ord = 0;
-	int64		pos;
-
-	if (SPI_execute("SELECT comparability_key, digest, protocol_id, workload_id, environment_id,"
-					" implementation_id, series_id, variant_id, observed_at, latency_ns, latency_ns_p20,"
-					" latency_ns_p80, peak_bytes, peak_bytes_p20, peak_bytes_p80, external_key,"
-					" native_p20, native_p50, native_p80,"
-					" NULL::pg_catalog.text AS external_id, NULL::pg_catalog.int8 AS ord"
-					" FROM kernelindex.runs LIMIT 0", true, 0) != SPI_OK_SELECT ||
-		SPI_tuptable->tupdesc->natts != LG_NATTS)
-		elog(ERROR, "could not describe kernelindex.runs");
-	MemoryContextSwitchTo(li->work);
-	given_desc = CreateTupleDescCopy(SPI_tuptable->tupdesc);
-	SPI_freetuptable(SPI_tuptable);
-	given = tuplestore_begin_heap(false, false, work_mem);
-
-	rewind_rows(li->rows, li->readptr);
-	for (pos = 0; tuplestore_gettupleslot(li->rows, true, false, li->slot); pos++)
-	{
-		LigerRowInfo *ri = &li->rowinfo[pos];
-		LigerSeries *s;
-
-		if (ri->series == LI_BAD)
-			continue;
-		ord++;
-		if (ri->series == LI_WHOLE)
-			continue;
-		s = &li->series[ri->series];
-		if (s->rep_pos == pos)
-			continue;
-		if (!s->known)
-			elog(ERROR, "the run series of Liger row " INT64_FORMAT " was not stored", pos + 1);
-		CHECK_FOR_INTERRUPTS();
-		MemoryContextReset(li->rowcxt);
-		MemoryContextSwitchTo(li->rowcxt);
-		slot_strings(li->slot, li->v);
-		series_run(li->v, ri, ord, s, values, nulls, li->work);
-		MemoryContextSwitchTo(li->work);
-		tuplestore_putvalues(given, given_desc, values, nulls);
-	}
-	insert_given(given, given_desc);
-	tuplestore_end(given);
-}
-
-/*
- * kidx_liger_rows_ingest(): AFTER INSERT ... FOR EACH STATEMENT trigger of
- * kernelindex.liger_rows, with the transition table liger_new_rows.
- */
+/* BEFORE INSERT FOR EACH STATEMENT on kernelindex.liger_rows. */
 Datum
-kidx_liger_rows_ingest(PG_FUNCTION_ARGS)
+kidx_liger_begin(PG_FUNCTION_ARGS)
 {
-	TriggerData *trigdata = (TriggerData *) fcinfo->context;
-	MemoryContext caller = CurrentMemoryContext;
-	TupleDesc	desc;
-	LigerIngest *li;
+	TriggerData *td = (TriggerData *) fcinfo->context;
+	IngestStatement *st;
 
-	if (!CALLED_AS_TRIGGER(fcinfo) ||
-		!TRIGGER_FIRED_AFTER(trigdata->tg_event) ||
-		!TRIGGER_FIRED_FOR_STATEMENT(trigdata->tg_event) ||
-		!TRIGGER_FIRED_BY_INSERT(trigdata->tg_event) ||
-		trigdata->tg_newtable == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
-				 errmsg("kernelindex.liger_rows_ingest() must be an AFTER INSERT statement trigger with a NEW TABLE")));
-	desc = RelationGetDescr(trigdata->tg_relation);
-	if (desc->natts != LR_NCOLUMNS)
+	if (!CALLED_AS_TRIGGER(fcinfo) || !TRIGGER_FIRED_FOR_STATEMENT(td->tg_event))
+		elog(ERROR, "kidx_liger_begin: not called as a statement trigger");
+	if (RelationGetDescr(td->tg_relation)->natts != LR_NCOLUMNS)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
-				 errmsg("a Liger row has %d columns, not %d", desc->natts, LR_NCOLUMNS)));
+				 errmsg("a Liger row has %d columns, not %d",
+						RelationGetDescr(td->tg_relation)->natts, LR_NCOLUMNS)));
+	st = ingest_statement_begin(RelationGetRelid(td->tg_relation));
+	st->path = liger_state(st->cxt);
+	return PointerGetDatum(NULL);
+}
 
-	li = palloc0(sizeof(LigerIngest));
-	li->work = AllocSetContextCreate(caller, "Liger ingestion", ALLOCSET_DEFAULT_SIZES);
-	li->rowcxt = AllocSetContextCreate(li->work, "Liger row", ALLOCSET_DEFAULT_SIZES);
-	li->chunkcxt = AllocSetContextCreate(li->work, "Liger rows stored whole",
-										 ALLOCSET_DEFAULT_SIZES);
-	MemoryContextSwitchTo(li->work);
-	li->rows = trigdata->tg_newtable;
-	li->rowtype = RelationGetForm(trigdata->tg_relation)->reltype;
-	li->slot = MakeSingleTupleTableSlot(desc, &TTSOpsMinimalTuple);
-	li->readptr = tuplestore_alloc_read_pointer(li->rows, EXEC_FLAG_REWIND);
-	li->nrows = tuplestore_tuple_count(li->rows);
-	li->rowinfo = MemoryContextAllocHuge(li->work, sizeof(LigerRowInfo) * Max(li->nrows, 1));
-	li->configs.context = li->work;
-	keytable_init(&li->group_keys, li->work);
-	keytable_init(&li->series_keys, li->work);
-	li->ngroups_cap = li->nseries_cap = 256;
-	li->groups = palloc0(sizeof(LigerGroup) * li->ngroups_cap);
-	li->series = palloc0(sizeof(LigerSeries) * li->nseries_cap);
-	initStringInfo(&li->key);
+/* INSTEAD OF INSERT FOR EACH ROW on kernelindex.liger_rows. */
+Datum
+kidx_liger_row(PG_FUNCTION_ARGS)
+{
+	TriggerData *td = (TriggerData *) fcinfo->context;
+	IngestStatement *st;
+	LigerState *ls;
+	TupleDesc	desc;
+	char	   *v[LR_NCOLUMNS + 1];
+	const char *reason;
+	int			column;
+	Timestamp	ts;
+	TupleTableSlot *slot;
+	MemoryContext old;
+	int			i;
 
-	check_and_group(li);
-	if (li->nbad > 0 && kidx_on_bad_row != KIDX_ON_BAD_ROW_QUARANTINE)
-		report_bad_row(&li->bad);
-
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	if (SPI_register_trigger_data(trigdata) != SPI_OK_TD_REGISTER)
-		elog(ERROR, "could not register the transition table");
-	if (li->nbad > 0)
-		quarantine_bad_rows();
-	if (li->group_keys.n > 0)
+	if (!CALLED_AS_TRIGGER(fcinfo) || !TRIGGER_FIRED_INSTEAD(td->tg_event))
+		elog(ERROR, "kidx_liger_row: not called as an INSTEAD OF trigger");
+	st = ingest_statement_current(RelationGetRelid(td->tg_relation));
+	ls = (LigerState *) st->path;
+	st->rows++;
+	desc = RelationGetDescr(td->tg_relation);
+	for (i = 1; i <= LR_NCOLUMNS; i++)
 	{
-		split_into_series(li);
-		store_whole_rows(li);
-		store_series_runs(li);
+		bool		isnull;
+		Datum		d = heap_getattr(td->tg_trigtuple, i, desc, &isnull);
+
+		v[i] = isnull ? NULL : TextDatumGetCString(d);
+	}
+	reason = liger_fault(v, &column, &ls->configs, &ts);
+	if (reason != NULL)
+	{
+		LigerBadRow *bad;
+
+		if (kidx_on_bad_row != KIDX_ON_BAD_ROW_QUARANTINE)
+			report_bad_row(st->rows, column, reason, v);
+		old = MemoryContextSwitchTo(st->cxt);
+		if (ls->nbad == ls->capbad)
+		{
+			ls->capbad = ls->capbad ? ls->capbad * 2 : 16;
+			ls->bad = ls->bad ? repalloc_huge(ls->bad, sizeof(LigerBadRow) * ls->capbad) :
+				palloc(sizeof(LigerBadRow) * ls->capbad);
+		}
+		bad = &ls->bad[ls->nbad++];
+		bad->ord = st->rows;
+		bad->column = column;
+		bad->reason = pstrdup(reason);
+		for (i = 1; i <= LR_NCOLUMNS; i++)
+			bad->v[i] = v[i] ? pstrdup(v[i]) : NULL;
+		MemoryContextSwitchTo(old);
+		return PointerGetDatum(td->tg_trigtuple);
 	}
 
-	/* Every committed state of the staging table is empty. */
-	if (SPI_execute("DELETE FROM kernelindex.liger_rows", false, 0) != SPI_OK_DELETE)
-		elog(ERROR, "could not empty kernelindex.liger_rows");
-	if (SPI_finish() != SPI_OK_FINISH)
-		elog(ERROR, "SPI_finish failed");
+	slot = ls->row_slot;
+	ExecClearTuple(slot);
+	slot->tts_values[KR_GROUP - 1] = Int32GetDatum(group_of(ls, st->cxt, v, st->rows));
+	slot->tts_values[KR_ORD - 1] = Int64GetDatum(st->rows);
+	slot->tts_values[KR_TS - 1] = Int64GetDatum(ts);
+	slot->tts_values[KR_Y50 - 1] = CStringGetTextDatum(trimmed(v[LR_Y_VALUE_50]));
+	slot->tts_values[KR_Y20 - 1] = CStringGetTextDatum(trimmed(v[LR_Y_VALUE_20]));
+	slot->tts_values[KR_Y80 - 1] = CStringGetTextDatum(trimmed(v[LR_Y_VALUE_80]));
+	memset(slot->tts_isnull, false, sizeof(bool) * KR_NATTS);
+	ExecStoreVirtualTuple(slot);
+	old = MemoryContextSwitchTo(st->cxt);
+	tuplestore_puttupleslot(ls->rows, slot);
+	MemoryContextSwitchTo(old);
+	return PointerGetDatum(td->tg_trigtuple);
+}
 
-	ExecDropSingleTupleTableSlot(li->slot);
-	MemoryContextSwitchTo(caller);
-	MemoryContextDelete(li->work);
+/* A text[] of one column of the groups. */
+static Datum
+group_column(LigerState *ls, int column)
+{
+	Datum	   *elems = palloc(sizeof(Datum) * ls->ngroups);
+	bool	   *nulls = palloc(sizeof(bool) * ls->ngroups);
+	int			dims[1] = {ls->ngroups};
+	int			lbs[1] = {1};
+	int			i;
+
+	for (i = 0; i < ls->ngroups; i++)
+	{
+		nulls[i] = ls->groups[i]->col[column] == NULL;
+		elems[i] = nulls[i] ? (Datum) 0 : CStringGetTextDatum(ls->groups[i]->col[column]);
+	}
+	return PointerGetDatum(construct_md_array(elems, nulls, 1, dims, lbs, TEXTOID, -1,
+											  false, TYPALIGN_INT));
+}
+
+/* A jsonb column of the SPI result row, copied (must not be NULL). */
+static Jsonb *
+result_jsonb(HeapTuple tup, TupleDesc desc, int col)
+{
+	bool		isnull;
+	Datum		d = SPI_getbinval(tup, desc, col, &isnull);
+
+	if (isnull)
+		elog(ERROR, "kernelindex.liger_series gave a NULL document");
+	return DatumGetJsonbPCopy(d);
+}
+
+/* A text column of the SPI result row, copied (NULL: NULL). */
+static char *
+result_text(HeapTuple tup, TupleDesc desc, int col)
+{
+	bool		isnull;
+	Datum		d = SPI_getbinval(tup, desc, col, &isnull);
+
+	return isnull ? NULL : TextDatumGetCString(d);
+}
+
+/*
+ * Step 1: the groups' documents and model series, built by SQL from the
+ * catalogs, once per group.
+ */
+static void
+resolve_groups(IngestStatement *st, LigerState *ls)
+{
+	static const int cols[] = {
+		LR_KERNEL_NAME, LR_KERNEL_PROVIDER, LR_OPERATION_MODE, LR_METRIC_NAME,
+		LR_X_NAME, LR_X_LABEL, LR_X_VALUE, LR_EXTRA_CONFIG, LR_GPU_NAME, LR_LIGER_VERSION
+	};
+	Oid			argtypes[lengthof(cols)];
+	Datum		args[lengthof(cols)];
+	uint64		i;
+	int			k;
+
+	for (k = 0; k < lengthof(cols); k++)
+	{
+		argtypes[k] = TEXTARRAYOID;
+		args[k] = group_column(ls, cols[k]);
+	}
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	ingest_spi("SELECT g.ord, g.protocol, g.workload, g.environment, g.implementation,"
+			   " g.template, g.name_stem, g.name_cut, g.external_id_stem, g.native_unit"
+			   " FROM kernelindex.liger_series($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) AS g",
+			   lengthof(cols), argtypes, args, NULL, true, 0);
+	if (SPI_processed != (uint64) ls->ngroups)
+		elog(ERROR, "kernelindex.liger_series gave %d groups of %d",
+			 (int) SPI_processed, ls->ngroups);
+	for (i = 0; i < SPI_processed; i++)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[i];
+		TupleDesc	desc = SPI_tuptable->tupdesc;
+		bool		isnull;
+		int64		ord = DatumGetInt64(SPI_getbinval(tup, desc, 1, &isnull));
+		LigerGroup *g;
+		MemoryContext old;
+		Datum		cut;
+
+		if (ord < 1 || ord > ls->ngroups)
+			elog(ERROR, "kernelindex.liger_series gave group " INT64_FORMAT, ord);
+		g = ls->groups[ord - 1];
+		old = MemoryContextSwitchTo(st->cxt);
+		for (k = 0; k < RR_N; k++)
+		{
+			/* columns 2-5: protocol, workload, environment, implementation */
+			Jsonb	   *doc = result_jsonb(tup, desc, 2 + k);
+
+			kidx_jsonb_resource_digest(doc, &g->model.ref[k]);
+			ingest_resource(st->batch, k, &g->model.ref[k], doc, g->first_ord);
+		}
+		g->model.template = result_jsonb(tup, desc, 6);
+		g->model.name_stem = result_text(tup, desc, 7);
+		cut = SPI_getbinval(tup, desc, 8, &isnull);
+		g->model.name_cut = isnull ? -1 : DatumGetInt32(cut);
+		g->model.external_id_stem = result_text(tup, desc, 9);
+		g->model.native_unit = result_text(tup, desc, 10);
+		run_series_prepare(&g->model);
+		MemoryContextSwitchTo(old);
+	}
+	SPI_finish();
+}
+
+/* A kept row's values. */
+static void
+row_values(LigerGroup *g, TupleTableSlot *slot, RunValues *rv)
+{
+	uint32		multiplier = g->memory ? 1048576 : 1000000;
+	int			base = g->memory ? RI_PEAK : RI_LATENCY;
+	int			i;
+
+	memset(rv, 0, sizeof(RunValues));
+	rv->observed_at = DatumGetInt64(slot->tts_values[KR_TS - 1]);
+	for (i = 0; i < 3; i++)
+	{
+		/* p50, p20, p80 in the row; base, base + 1, base + 2 in the run */
+		char	   *written = TextDatumGetCString(slot->tts_values[KR_Y50 - 1 + i]);
+		int64_t		scaled;
+
+		if (dec_scale_round_int64(written, strlen(written), multiplier, &scaled) != DEC_OK)
+			elog(ERROR, "checked Liger value \"%s\" does not scale", written);
+		rv->has[base + i] = true;
+		rv->v[base + i] = scaled;
+		rv->native_text[i == 0 ? 1 : i == 1 ? 0 : 2] = written;
+		rv->native[i == 0 ? 1 : i == 1 ? 0 : 2] =
+			DatumGetNumeric(DirectFunctionCall3(numeric_in, CStringGetDatum(written),
+												ObjectIdGetDatum(InvalidOid),
+												Int32GetDatum(-1)));
+	}
+}
+
+/* Do two strings (NULL: none) differ? */
+static bool
+differ(const char *a, const char *b)
+{
+	return (a == NULL) != (b == NULL) || (a != NULL && strcmp(a, b) != 0);
+}
+
+/*
+ * The series a run of a group goes to: the one the run layout gives the
+ * group's first run rebuilt as a document, when this run's name and
+ * externalId come out of it the same as out of the group's model; else
+ * (rare) the run's own document's series.
+ */
+static int
+series_for(IngestStatement *st, LigerGroup *g, const RunValues *rv, int64 ord)
+{
+	RunSeries	split;
+	RunValues	values;
+	RunDocPos	pos;
+	Jsonb	   *doc;
+	char	   *name_a,
+			   *id_a,
+			   *name_b,
+			   *id_b;
+	int			s;
+
+	if (g->series >= 0)
+	{
+		RunSeries  *series = ingest_series_get(st->batch, g->series);
+
+		run_strings(series, rv, &name_a, &id_a);
+		run_strings(&g->model, rv, &name_b, &id_b);
+		if (!differ(name_a, name_b) && !differ(id_a, id_b))
+			return g->series;
+	}
+	doc = run_rebuild(&g->model, rv);
+	pos.ord = ord;
+	pos.path = "$";
+	run_split(&doc->root, &pos, &split, &values);
+	s = ingest_series(st->batch, &split, ord);
+	if (g->series < 0)
+		g->series = s;
+	return s;
+}
+
+/* Step 2 and 3: every kept row's run, from its group's series. */
+static void
+add_runs(IngestStatement *st, LigerState *ls)
+{
+	MemoryContext rowcxt = AllocSetContextCreate(CurrentMemoryContext, "kernelindex Liger row",
+												 ALLOCSET_DEFAULT_SIZES);
+	TupleTableSlot *slot = ls->row_slot;
+
+	tuplestore_rescan(ls->rows);
+	while (tuplestore_gettupleslot(ls->rows, true, false, slot))
+	{
+		MemoryContext old;
+		LigerGroup *g;
+		RunValues	rv;
+		KidxDigest	digest;
+		int64		ord;
+		int			s;
+
+		CHECK_FOR_INTERRUPTS();
+		old = MemoryContextSwitchTo(rowcxt);
+		slot_getallattrs(slot);
+		g = ls->groups[DatumGetInt32(slot->tts_values[KR_GROUP - 1])];
+		ord = DatumGetInt64(slot->tts_values[KR_ORD - 1]);
+		row_values(g, slot, &rv);
+		s = series_for(st, g, &rv, ord);
+		run_digest(ingest_series_get(st->batch, s), &rv, &digest);
+		ingest_run(st->batch, s, &rv, &digest, ord);
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(rowcxt);
+	}
+	MemoryContextDelete(rowcxt);
+}
+
+/* Keep the statement's bad rows in kernelindex.rejected_rows. */
+static void
+quarantine(LigerState *ls)
+{
+	Oid			argtypes[4 + LR_NCOLUMNS];
+	Datum		args[4 + LR_NCOLUMNS];
+	Datum	   *elems = palloc(sizeof(Datum) * ls->nbad);
+	bool	   *nulls = palloc(sizeof(bool) * ls->nbad);
+	int			dims[1] = {ls->nbad};
+	int			lbs[1] = {1};
+	StringInfoData sql;
+	int			c;
+	int			i;
+
+	for (c = 0; c < 4 + LR_NCOLUMNS; c++)
+	{
+		for (i = 0; i < ls->nbad; i++)
+		{
+			LigerBadRow *b = &ls->bad[i];
+
+			nulls[i] = false;
+			if (c == 0)
+				elems[i] = Int64GetDatum(b->ord);
+			else if (c == 1)
+				elems[i] = CStringGetTextDatum(lr_column_names[b->column]);
+			else if (c == 2)
+			{
+				nulls[i] = b->v[b->column] == NULL;
+				elems[i] = nulls[i] ? (Datum) 0 :
+					CStringGetTextDatum(liger_shown_value(b->v[b->column]));
+			}
+			else if (c == 3)
+				elems[i] = CStringGetTextDatum(b->reason);
+			else
+			{
+				nulls[i] = b->v[c - 3] == NULL;
+				elems[i] = nulls[i] ? (Datum) 0 : CStringGetTextDatum(b->v[c - 3]);
+			}
+		}
+		argtypes[c] = c == 0 ? INT8ARRAYOID : TEXTARRAYOID;
+		args[c] = PointerGetDatum(construct_md_array(elems, nulls, 1, dims, lbs,
+													 c == 0 ? INT8OID : TEXTOID,
+													 c == 0 ? 8 : -1, c == 0 ? FLOAT8PASSBYVAL : false,
+													 c == 0 ? TYPALIGN_DOUBLE : TYPALIGN_INT));
+	}
+	initStringInfo(&sql);
+	appendStringInfoString(&sql, "INSERT INTO kernelindex.rejected_rows (row_number, column_name, bad_value, reason");
+	for (c = 1; c <= LR_NCOLUMNS; c++)
+		appendStringInfo(&sql, ", %s", quote_identifier(lr_column_names[c]));
+	appendStringInfoString(&sql, ") SELECT * FROM ROWS FROM (pg_catalog.unnest($1)");
+	for (c = 2; c <= 4 + LR_NCOLUMNS; c++)
+		appendStringInfo(&sql, ", pg_catalog.unnest($%d)", c);
+	appendStringInfoString(&sql, ") ORDER BY 1");
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	ingest_spi(sql.data, 4 + LR_NCOLUMNS, argtypes, args, NULL, false, 0);
+	SPI_finish();
+}
+
+/* AFTER INSERT FOR EACH STATEMENT on kernelindex.liger_rows. */
+Datum
+kidx_liger_end(PG_FUNCTION_ARGS)
+{
+	TriggerData *td = (TriggerData *) fcinfo->context;
+	IngestStatement *st;
+	LigerState *ls;
+
+	if (!CALLED_AS_TRIGGER(fcinfo) || !TRIGGER_FIRED_FOR_STATEMENT(td->tg_event))
+		elog(ERROR, "kidx_liger_end: not called as a statement trigger");
+	st = ingest_statement_end(RelationGetRelid(td->tg_relation));
+	ls = (LigerState *) st->path;
+	if (ls->nbad > 0)
+		quarantine(ls);
+	if (ls->ngroups > 0)
+	{
+		resolve_groups(st, ls);
+		add_runs(st, ls);
+	}
+	tuplestore_end(ls->rows);
+	ingest_finish(st->batch);
+	MemoryContextDelete(st->cxt);
 	return PointerGetDatum(NULL);
 }

@@ -4,14 +4,12 @@
  *   \copy kernelindex.liger_rows FROM 'all_benchmark_data.csv'
  *         WITH (FORMAT csv, HEADER MATCH)
  *
- * The rows land in the staging table kernelindex.liger_rows; a statement-
- * level trigger in C (src/liger_ingest.c) checks them all, groups them into
- * run series, stores one row per series as a whole bundle through
- * kernelindex.liger_store_rows (documents built set-based, once per
- * distinct input, stored with kernelindex.ingest_bundles), computes every
- * other run from its series template, inserts those with one statement,
- * and empties the staging table again, so that every committed state of
- * kernelindex.liger_rows is empty.
+ * kernelindex.liger_rows is a view with the 15 upstream columns and three
+ * triggers in C (src/liger_ingest.c): each row is checked and grouped
+ * with the rows of its run series; at the end of the statement
+ * kernelindex.liger_series builds, set-based, each group's resource
+ * documents and run template from the catalogs, and the run layout makes
+ * every row a run.  Nothing is kept in the view.
  *
  * Catalogs (kernelindex.gpus, kernels, providers, liger_passes) are plain
  * tables users extend with INSERT; rows the extension seeds are marked
@@ -218,28 +216,18 @@ INSERT INTO kernelindex.gpus (name, vendor, product, form_factor, architecture, 
 ('Intel(R) Arc(TM) A770 Graphics', 'intel', 'Intel Arc A770', NULL, 'xe-hpg', 'Arc A770', true),
 ('Intel(R) Arc(TM) B580 Graphics', 'intel', 'Intel Arc B580', NULL, 'xe2-hpg', 'Arc B580', true);
 
-/* --- Staging target and rejected rows -------------------------------- */
+/* --- The COPY target and rejected rows -------------------------------- */
 
--- Unlogged: every committed state is empty (the trigger empties it).
-CREATE UNLOGGED TABLE kernelindex.liger_rows (
-	kernel_name text,
-	kernel_provider text,
-	kernel_operation_mode text,
-	metric_name text,
-	metric_unit text,
-	x_name text,
-	x_label text,
-	x_value text,
-	y_value_50 text,
-	y_value_20 text,
-	y_value_80 text,
-	extra_benchmark_config_str text,
-	gpu_name text,
-	"timestamp" text,
-	liger_version text
-);
-COMMENT ON TABLE kernelindex.liger_rows IS
-'COPY target for Liger-Kernel benchmark CSV (benchmark/data/all_benchmark_data.csv, 15 columns in upstream order): each COPY statement turns its rows into runs and leaves this table empty';
+-- A view: COPY into it hands each row to its INSTEAD OF trigger; it is always empty.
+CREATE VIEW kernelindex.liger_rows AS
+SELECT NULL::text AS kernel_name, NULL::text AS kernel_provider, NULL::text AS kernel_operation_mode,
+	NULL::text AS metric_name, NULL::text AS metric_unit, NULL::text AS x_name, NULL::text AS x_label,
+	NULL::text AS x_value, NULL::text AS y_value_50, NULL::text AS y_value_20, NULL::text AS y_value_80,
+	NULL::text AS extra_benchmark_config_str, NULL::text AS gpu_name, NULL::text AS "timestamp",
+	NULL::text AS liger_version
+WHERE false;
+COMMENT ON VIEW kernelindex.liger_rows IS
+'COPY target for Liger-Kernel benchmark CSV (benchmark/data/all_benchmark_data.csv, 15 columns in upstream order): each row written to it becomes a run; it is always empty';
 COMMENT ON COLUMN kernelindex.liger_rows.kernel_name IS 'benchmark kernel, e.g. sparsemax (kernel catalog: kernelindex.kernels)';
 COMMENT ON COLUMN kernelindex.liger_rows.kernel_provider IS 'implementation provider, e.g. torch, liger (kernelindex.providers)';
 COMMENT ON COLUMN kernelindex.liger_rows.kernel_operation_mode IS 'timed pass: forward, backward, full (kernelindex.liger_passes)';
@@ -315,12 +303,6 @@ RETURNS text[]
 AS 'MODULE_PATHNAME', 'kidx_liger_row_fault' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION kernelindex.liger_row_fault(kernelindex.liger_rows) IS
 'NULL for a Liger CSV row that can become a run, else {column, value, reason} of its first fault (checked without raising errors)';
-
-CREATE FUNCTION kernelindex.liger_name_key(name_prefix text, variant_slug text, slug text)
-RETURNS text
-AS 'MODULE_PATHNAME', 'kidx_liger_name_key' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION kernelindex.liger_name_key(text, text, text) IS
-'how run_split divides the Liger run name rtrim(left(name_prefix || ''-'' || slug, 100), ''-'') with the per-run part variant_slug || ''-'' || slug (variant_slug = kernelindex.run_name_slug(variant)): ''T'' || name when the name stays in the template, else ''S'' || name_cut || '':'' || name_stem';
 
 CREATE FUNCTION kernelindex.liger_slug(s text)
 RETURNS text
@@ -549,218 +531,118 @@ END;
 COMMENT ON FUNCTION kernelindex.liger_workload(text, text, text, text, text) IS
 'Workload document of a Liger row: spec {source, kernel, x {name, value}, config}; metadata.labels.label is the workload label';
 
-/* --- The set-based step: staged rows to bundles ------------------------ */
+/* --- The set-based step: one model run per series ----------------------- */
 
-/*
- * The steps of kernelindex.liger_rows_ingest() (src/liger_ingest.c) that
- * build documents: they work on the few rows that stand for a group (a run
- * series), not on every row.
- */
-CREATE FUNCTION kernelindex.liger_group_names(kernel text[], pass text[], metric text[], provider text[],
-											 gpu text[], x_name text[], x_value text[], config text[])
-RETURNS TABLE (ord bigint, name_prefix text, variant_slug text)
+CREATE FUNCTION kernelindex.liger_series(kernel text[], provider text[], pass text[], metric text[],
+	x_name text[], x_label text[], x_value text[], config text[], gpu text[], version text[])
+RETURNS TABLE (ord bigint, protocol jsonb, workload jsonb, environment jsonb, implementation jsonb,
+	template jsonb, name_stem text, name_cut integer, external_id_stem text, native_unit text)
 LANGUAGE sql STABLE PARALLEL SAFE
 BEGIN ATOMIC
 	WITH g AS (
-		SELECT *
-		FROM unnest(kernel, pass, metric, provider, gpu, x_name, x_value, config)
-			WITH ORDINALITY AS g(kernel_name, kernel_operation_mode, metric_name, kernel_provider, gpu_name,
-								 x_name, x_value, extra_benchmark_config_str, ord)
-	), lab AS (
-		SELECT d.*, kernelindex.liger_workload_label(d.kernel_name, d.x_name, kernelindex.liger_x_value(d.x_value),
-													 d.extra_benchmark_config_str::jsonb) AS label
-		FROM (SELECT DISTINCT g.kernel_name, g.x_name, g.x_value, g.extra_benchmark_config_str FROM g) d
-	), named AS (
-		SELECT g.ord,
-			g.kernel_name OPERATOR(pg_catalog.||) '/' OPERATOR(pg_catalog.||) g.kernel_operation_mode
-				OPERATOR(pg_catalog.||) CASE WHEN g.metric_name OPERATOR(pg_catalog.=) 'memory' THEN '/memory' ELSE '' END
-				OPERATOR(pg_catalog.||) '/' OPERATOR(pg_catalog.||) g.kernel_provider
-				OPERATOR(pg_catalog.||) '/' OPERATOR(pg_catalog.||) kernelindex.liger_slug(g.gpu_name)
-				OPERATOR(pg_catalog.||) '/' OPERATOR(pg_catalog.||) l.label AS id_stem,
-			'liger-' OPERATOR(pg_catalog.||) kernelindex.liger_slug(g.kernel_name)
-				OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||) kernelindex.liger_slug(g.kernel_operation_mode)
-				OPERATOR(pg_catalog.||) CASE WHEN g.metric_name OPERATOR(pg_catalog.=) 'memory' THEN '-memory' ELSE '' END
-				OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||) kernelindex.liger_slug(g.kernel_provider)
-				OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||) kernelindex.liger_slug(g.gpu_name)
-				OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||) kernelindex.liger_slug(l.label) AS name_prefix
-		FROM g
-		JOIN lab l ON l.kernel_name OPERATOR(pg_catalog.=) g.kernel_name AND l.x_name OPERATOR(pg_catalog.=) g.x_name
-			AND l.x_value OPERATOR(pg_catalog.=) g.x_value
-			AND l.extra_benchmark_config_str OPERATOR(pg_catalog.=) g.extra_benchmark_config_str
-	)
-	SELECT n.ord, n.name_prefix, kernelindex.run_name_slug(pg_catalog.substring(n.id_stem, '[^/]*$'))
-	FROM named n
-	ORDER BY n.ord;
-END;
-COMMENT ON FUNCTION kernelindex.liger_group_names(text[], text[], text[], text[], text[], text[], text[], text[]) IS
-'for Liger row groups given column-wise (kernel, pass, metric, provider, GPU, x name, x value, config): the run name up to its timestamp (name_prefix) and run_name_slug of the externalId variant, by position (ord); a step of kernelindex.liger_rows_ingest';
-
-CREATE FUNCTION kernelindex.liger_store_rows(rows kernelindex.liger_rows[], ords bigint[])
-RETURNS TABLE (ord bigint, comparability_key @extschema@.kidx_digest, protocol_id integer, workload_id integer,
-			   environment_id integer, implementation_id integer, series_id integer, variant_id integer,
-			   template jsonb, native_unit text, external_id_stem text, variant text, key_prefix text,
-			   protocol_digest text, workload_digest text, environment_digest text, implementation_digest text)
-LANGUAGE plpgsql
-SET search_path = pg_catalog, pg_temp
-AS $fn$
-#variable_conflict use_column
-DECLARE
-	stored bigint;
-	rep_ord bigint[];
-	rep_digest @extschema@.kidx_digest[];
-BEGIN
-	-- Documents for the rows, set-based: dimensions once per distinct input.
-	WITH src AS MATERIALIZED (
-		SELECT o.ord, r.*
-		FROM unnest(rows) WITH ORDINALITY AS r(kernel_name, kernel_provider, kernel_operation_mode,
-			metric_name, metric_unit, x_name, x_label, x_value, y_value_50, y_value_20, y_value_80,
-			extra_benchmark_config_str, gpu_name, "timestamp", liger_version, i)
-		JOIN unnest(ords) WITH ORDINALITY AS o(ord, i) USING (i)
+		SELECT * FROM ROWS FROM (pg_catalog.unnest(kernel), pg_catalog.unnest(provider), pg_catalog.unnest(pass),
+			pg_catalog.unnest(metric), pg_catalog.unnest(x_name), pg_catalog.unnest(x_label), pg_catalog.unnest(x_value),
+			pg_catalog.unnest(config), pg_catalog.unnest(gpu), pg_catalog.unnest(version))
+			WITH ORDINALITY AS g(kernel, provider, pass, metric, x_name, x_label, x_value, config, gpu, version, ord)
 	), wl AS MATERIALIZED (
-		SELECT d.kernel_name, d.x_name, d.x_label, d.x_value, d.extra_benchmark_config_str, w.doc,
-			@extschema@.kidx_resource_digest(w.doc)::text AS digest,
-			w.doc #>> '{metadata,labels,label}' AS label
-		FROM (SELECT DISTINCT kernel_name, x_name, x_label, x_value, extra_benchmark_config_str FROM src) d,
-			LATERAL (SELECT kernelindex.liger_workload(d.kernel_name, d.x_name, d.x_label, d.x_value,
-													  d.extra_benchmark_config_str) AS doc OFFSET 0) w
+		SELECT d.kernel, d.x_name, d.x_label, d.x_value, d.config,
+			kernelindex.liger_workload(d.kernel, d.x_name, d.x_label, d.x_value, d.config) AS doc
+		FROM (SELECT DISTINCT g.kernel, g.x_name, g.x_label, g.x_value, g.config FROM g) d
 	), env AS MATERIALIZED (
-		SELECT d.gpu_name, e.doc, @extschema@.kidx_resource_digest(e.doc)::text AS digest
-		FROM (SELECT DISTINCT gpu_name FROM src) d,
-			LATERAL (SELECT kernelindex.liger_environment(d.gpu_name) AS doc OFFSET 0) e
+		SELECT d.gpu, kernelindex.liger_environment(d.gpu) AS doc
+		FROM (SELECT DISTINCT g.gpu FROM g) d
 	), prot AS MATERIALIZED (
-		SELECT d.metric_name, d.kernel_operation_mode, p.doc, @extschema@.kidx_resource_digest(p.doc)::text AS digest
-		FROM (SELECT DISTINCT metric_name, kernel_operation_mode FROM src) d,
-			LATERAL (SELECT kernelindex.liger_protocol(d.metric_name, d.kernel_operation_mode) AS doc OFFSET 0) p
+		SELECT d.metric, d.pass, kernelindex.liger_protocol(d.metric, d.pass) AS doc
+		FROM (SELECT DISTINCT g.metric, g.pass FROM g) d
 	), impl AS MATERIALIZED (
-		SELECT d.kernel_name, d.kernel_provider, i.doc, @extschema@.kidx_resource_digest(i.doc)::text AS digest,
-			COALESCE(k.title, d.kernel_name) AS kernel_title
-		FROM (SELECT DISTINCT kernel_name, kernel_provider FROM src) d
-		LEFT JOIN kernelindex.kernels k ON k.name = d.kernel_name,
-			LATERAL (SELECT kernelindex.liger_implementation(d.kernel_name, d.kernel_provider) AS doc OFFSET 0) i
-	), r AS (
-		SELECT s.metric_name = 'memory' AS mem, s.*,
-			s."timestamp"::timestamp AS ts,
-			wl.label, wl.digest AS w_digest, wl.doc AS w_doc,
-			env.digest AS e_digest, env.doc AS e_doc,
-			prot.digest AS p_digest, prot.doc AS p_doc,
-			impl.digest AS i_digest, impl.doc AS i_doc, impl.kernel_title
-		FROM src s
-		JOIN wl ON wl.kernel_name = s.kernel_name AND wl.x_name = s.x_name
-			AND wl.x_label IS NOT DISTINCT FROM s.x_label AND wl.x_value = s.x_value
-			AND wl.extra_benchmark_config_str = s.extra_benchmark_config_str
-		JOIN env ON env.gpu_name = s.gpu_name
-		JOIN prot ON prot.metric_name = s.metric_name AND prot.kernel_operation_mode = s.kernel_operation_mode
-		JOIN impl ON impl.kernel_name = s.kernel_name AND impl.kernel_provider = s.kernel_provider
-	), ids AS (
-		SELECT r.*,
-			to_char(r.ts, 'YYYY-MM-DD-HH24-MI-SS')
-				|| CASE WHEN date_trunc('second', r.ts) = r.ts THEN '' ELSE '-' || to_char(r.ts, 'US') END AS ts_slug,
-			CASE WHEN r.mem THEN '/memory' ELSE '' END AS mem_part
-		FROM r
-	), docs AS (
-		SELECT i.ord, i.p_doc, i.e_doc, i.w_doc, i.i_doc,
-			jsonb_build_object(
-				'apiVersion', 'kernelindex.dev/v1alpha1',
-				'kind', 'BenchmarkRun',
-				'metadata', jsonb_build_object(
-					'name', rtrim(left('liger-' || kernelindex.liger_slug(i.kernel_name)
-						|| '-' || kernelindex.liger_slug(i.kernel_operation_mode)
-						|| CASE WHEN i.mem THEN '-memory' ELSE '' END
-						|| '-' || kernelindex.liger_slug(i.kernel_provider)
-						|| '-' || kernelindex.liger_slug(i.gpu_name)
-						|| '-' || kernelindex.liger_slug(i.label)
-						|| '-' || i.ts_slug, 100), '-'),
-					'title', i.kernel_title || ' · ' || i.kernel_provider || ' · ' || i.kernel_operation_mode
-						|| CASE WHEN i.mem THEN ' · memory' ELSE '' END,
-					'labels', jsonb_strip_nulls(jsonb_build_object('liger_version', NULLIF(i.liger_version, '')))),
-				'spec', jsonb_build_object(
-					'status', 'passed',
-					'observedAt', to_char(i.ts, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-					'measurements', CASE WHEN i.mem THEN jsonb_build_array(
-							jsonb_build_object('unit', 'bytes', 'value', @extschema@.kidx_mib_to_bytes(i.y_value_20),
-											   'metric', 'peakMemory', 'statistic', 'p20'),
-							jsonb_build_object('unit', 'bytes', 'value', @extschema@.kidx_mib_to_bytes(i.y_value_80),
-											   'metric', 'peakMemory', 'statistic', 'p80'))
-						ELSE jsonb_build_array(
-							jsonb_build_object('unit', 'ns', 'value', @extschema@.kidx_ms_to_ns(i.y_value_20),
-											   'metric', 'latency', 'statistic', 'p20'),
-							jsonb_build_object('unit', 'ns', 'value', @extschema@.kidx_ms_to_ns(i.y_value_80),
-											   'metric', 'latency', 'statistic', 'p80')) END,
-					'sourceNative', jsonb_build_object(
-						'source', 'liger-kernel-bench',
-						'metrics', CASE WHEN i.mem
-							THEN jsonb_build_object('mb_20', i.y_value_20::numeric, 'mb_50', i.y_value_50::numeric,
-													'mb_80', i.y_value_80::numeric)
-							ELSE jsonb_build_object('ms_20', i.y_value_20::numeric, 'ms_50', i.y_value_50::numeric,
-													'ms_80', i.y_value_80::numeric) END,
-						'benchmark', i.kernel_name || '/' || i.kernel_operation_mode || i.mem_part,
-						'externalId', i.kernel_name || '/' || i.kernel_operation_mode || i.mem_part
-							|| '/' || i.kernel_provider || '/' || kernelindex.liger_slug(i.gpu_name)
-							|| '/' || i.label || '/' || i.ts_slug),
-					'protocolDigest', i.p_digest,
-					'workloadDigest', i.w_digest,
-					'environmentDigest', i.e_digest,
-					'implementationDigest', i.i_digest)
-				|| CASE WHEN i.mem
-					THEN jsonb_build_object('memory', jsonb_build_object(
-						'peakBytes', jsonb_build_object('median', @extschema@.kidx_mib_to_bytes(i.y_value_50)),
-						'primaryStatistic', 'median'))
-					ELSE jsonb_build_object('timing', jsonb_build_object(
-						'latencyNs', jsonb_build_object('median', @extschema@.kidx_ms_to_ns(i.y_value_50)),
-						'primaryStatistic', 'median')) END) AS run,
-			i.kernel_name || '/' || i.kernel_operation_mode || i.mem_part || '/' || i.kernel_provider
-				|| '/' || i.gpu_name || '/' || i.label || '/' || i.ts_slug AS sort_key
-		FROM ids i
-	), chunks AS (
-		SELECT kernelindex.ingest_bundles(array_agg(
-				jsonb_build_object('run', d.run, 'protocol', d.p_doc, 'environment', d.e_doc,
-								   'workload', d.w_doc, 'implementation', d.i_doc)
-				ORDER BY d.sort_key COLLATE "C", d.run::text COLLATE "C")) AS n
-		FROM (SELECT docs.*, (rank() OVER (ORDER BY docs.sort_key COLLATE "C") - 1) / 10000 AS chunk FROM docs) d
-		GROUP BY d.chunk
+		SELECT d.kernel, d.provider, kernelindex.liger_implementation(d.kernel, d.provider) AS doc,
+			COALESCE(k.title, d.kernel) AS kernel_title
+		FROM (SELECT DISTINCT g.kernel, g.provider FROM g) d
+		LEFT JOIN kernelindex.kernels k ON k.name OPERATOR(pg_catalog.=) d.kernel
 	)
-	SELECT COALESCE((SELECT sum(chunks.n) FROM chunks), 0),
-		(SELECT array_agg(d.ord ORDER BY d.ord) FROM docs d),
-		(SELECT array_agg(@extschema@.kidx_resource_digest(d.run) ORDER BY d.ord) FROM docs d)
-	INTO stored, rep_ord, rep_digest;
-
-	-- A stored run its series template cannot rebuild is kept whole; no Liger run is.
-	IF EXISTS (SELECT 1 FROM unnest(rep_digest) AS x(d) JOIN kernelindex.runs r ON r.digest OPERATOR(@extschema@.=) x.d
-			   WHERE r.residual IS NOT NULL) THEN
-		RAISE EXCEPTION 'a Liger run could not be split into its series template and values'
-			USING ERRCODE = 'internal_error',
-				  HINT = 'This is a bug in kernelindex; nothing was stored.';
-	END IF;
-
-	-- What every other run of the same series needs to be stored without a document.
-	RETURN QUERY
-	SELECT x.ord, r.comparability_key, r.protocol_id, r.workload_id, r.environment_id, r.implementation_id,
-		   r.series_id, r.variant_id, s.template, s.native_unit, s.external_id_stem, v.variant,
-		   '[' || (s.template #> '{spec,sourceNative,source}')::text || ', ',
-		   p.digest::text, w.digest::text, e.digest::text, i.digest::text
-	FROM unnest(rep_digest, rep_ord) AS x(digest, ord)
-	JOIN kernelindex.runs r ON r.digest OPERATOR(@extschema@.=) x.digest
-	JOIN kernelindex.run_series s ON s.id = r.series_id
-	LEFT JOIN kernelindex.run_variants v ON v.id = r.variant_id
-	JOIN kernelindex.protocols p ON p.id = r.protocol_id
-	JOIN kernelindex.workloads w ON w.id = r.workload_id
-	JOIN kernelindex.environments e ON e.id = r.environment_id
-	JOIN kernelindex.implementations i ON i.id = r.implementation_id
-	ORDER BY x.ord;
+	SELECT g.ord, prot.doc, wl.doc, env.doc, impl.doc,
+		pg_catalog.jsonb_build_object(
+			'apiVersion', 'kernelindex.dev/v1alpha1',
+			'kind', 'BenchmarkRun',
+			'metadata', pg_catalog.jsonb_build_object(
+				'title', impl.kernel_title OPERATOR(pg_catalog.||) ' · ' OPERATOR(pg_catalog.||) g.provider
+					OPERATOR(pg_catalog.||) ' · ' OPERATOR(pg_catalog.||) g.pass
+					OPERATOR(pg_catalog.||) CASE WHEN m.mem THEN ' · memory' ELSE '' END,
+				'labels', pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
+					'liger_version', NULLIF(g.version, '')))),
+			'spec', pg_catalog.jsonb_build_object(
+				'status', 'passed',
+				'measurements', CASE WHEN m.mem
+					THEN '[{"unit": "bytes", "metric": "peakMemory", "statistic": "p20"}, {"unit": "bytes", "metric": "peakMemory", "statistic": "p80"}]'::jsonb
+					ELSE '[{"unit": "ns", "metric": "latency", "statistic": "p20"}, {"unit": "ns", "metric": "latency", "statistic": "p80"}]'::jsonb END,
+				'sourceNative', pg_catalog.jsonb_build_object(
+					'source', 'liger-kernel-bench',
+					'metrics', '{}'::jsonb,
+					'benchmark', g.kernel OPERATOR(pg_catalog.||) '/' OPERATOR(pg_catalog.||) g.pass
+						OPERATOR(pg_catalog.||) m.part))
+				OPERATOR(pg_catalog.||) CASE WHEN m.mem
+					THEN '{"memory": {"peakBytes": {}, "primaryStatistic": "median"}}'::jsonb
+					ELSE '{"timing": {"latencyNs": {}, "primaryStatistic": "median"}}'::jsonb END),
+		'liger-' OPERATOR(pg_catalog.||) kernelindex.liger_slug(g.kernel)
+			OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||) kernelindex.liger_slug(g.pass)
+			OPERATOR(pg_catalog.||) CASE WHEN m.mem THEN '-memory' ELSE '' END
+			OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||) kernelindex.liger_slug(g.provider)
+			OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||) kernelindex.liger_slug(g.gpu)
+			OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||) kernelindex.liger_slug(wl.doc OPERATOR(pg_catalog.#>>) '{metadata,labels,label}')
+			OPERATOR(pg_catalog.||) '-',
+		100,
+		g.kernel OPERATOR(pg_catalog.||) '/' OPERATOR(pg_catalog.||) g.pass OPERATOR(pg_catalog.||) m.part
+			OPERATOR(pg_catalog.||) '/' OPERATOR(pg_catalog.||) g.provider
+			OPERATOR(pg_catalog.||) '/' OPERATOR(pg_catalog.||) kernelindex.liger_slug(g.gpu)
+			OPERATOR(pg_catalog.||) '/' OPERATOR(pg_catalog.||) (wl.doc OPERATOR(pg_catalog.#>>) '{metadata,labels,label}')
+			OPERATOR(pg_catalog.||) '/',
+		CASE WHEN m.mem THEN 'mb' ELSE 'ms' END
+	FROM g
+	CROSS JOIN LATERAL (SELECT g.metric OPERATOR(pg_catalog.=) 'memory' AS mem,
+		CASE WHEN g.metric OPERATOR(pg_catalog.=) 'memory' THEN '/memory' ELSE '' END AS part) m
+	JOIN wl ON wl.kernel OPERATOR(pg_catalog.=) g.kernel AND wl.x_name OPERATOR(pg_catalog.=) g.x_name
+		AND wl.x_label IS NOT DISTINCT FROM g.x_label AND wl.x_value OPERATOR(pg_catalog.=) g.x_value
+		AND wl.config OPERATOR(pg_catalog.=) g.config
+	JOIN env ON env.gpu OPERATOR(pg_catalog.=) g.gpu
+	JOIN prot ON prot.metric OPERATOR(pg_catalog.=) g.metric AND prot.pass OPERATOR(pg_catalog.=) g.pass
+	JOIN impl ON impl.kernel OPERATOR(pg_catalog.=) g.kernel AND impl.provider OPERATOR(pg_catalog.=) g.provider
+	ORDER BY g.ord;
 END;
-$fn$;
-COMMENT ON FUNCTION kernelindex.liger_store_rows(kernelindex.liger_rows[], bigint[]) IS
-'stores checked Liger rows (with their positions ords) as whole bundles through kernelindex.ingest_bundles and returns, per position, the stored run''s series and what its siblings need; a step of kernelindex.liger_rows_ingest';
+COMMENT ON FUNCTION kernelindex.liger_series(text[], text[], text[], text[], text[], text[], text[], text[], text[], text[]) IS
+'for Liger row groups given column-wise (kernel, provider, pass, metric, x name, x label, x value, config, GPU, release): per group, by position, its four resource documents and its model run series (template without per-run values, name stem cut to 100 characters, externalId stem, native unit); the set-based step of the Liger triggers';
 
-CREATE FUNCTION kernelindex.liger_rows_ingest()
+CREATE FUNCTION kernelindex.liger_begin()
 RETURNS trigger
-AS 'MODULE_PATHNAME', 'kidx_liger_rows_ingest' LANGUAGE C;
-COMMENT ON FUNCTION kernelindex.liger_rows_ingest() IS
-'statement trigger of kernelindex.liger_rows: checks the statement''s rows, stores one row per run series as a whole bundle (kernelindex.liger_store_rows) and every other row straight from its series template, in C; empties the staging table';
+AS 'MODULE_PATHNAME', 'kidx_liger_begin' LANGUAGE C;
+COMMENT ON FUNCTION kernelindex.liger_begin() IS
+'BEFORE INSERT statement trigger of kernelindex.liger_rows: begins the statement''s batch';
 
-CREATE TRIGGER liger_rows_ingest
+CREATE FUNCTION kernelindex.liger_row()
+RETURNS trigger
+AS 'MODULE_PATHNAME', 'kidx_liger_row' LANGUAGE C;
+COMMENT ON FUNCTION kernelindex.liger_row() IS
+'INSTEAD OF INSERT trigger of kernelindex.liger_rows: checks one row and keeps it with its group (a bad row fails the statement, or is quarantined)';
+
+CREATE FUNCTION kernelindex.liger_end()
+RETURNS trigger
+AS 'MODULE_PATHNAME', 'kidx_liger_end' LANGUAGE C;
+COMMENT ON FUNCTION kernelindex.liger_end() IS
+'AFTER INSERT statement trigger of kernelindex.liger_rows: builds each group''s series (kernelindex.liger_series), every row''s run, and stores them';
+
+CREATE TRIGGER liger_begin
+BEFORE INSERT ON kernelindex.liger_rows
+FOR EACH STATEMENT EXECUTE FUNCTION kernelindex.liger_begin();
+COMMENT ON TRIGGER liger_begin ON kernelindex.liger_rows IS
+'begins turning an INSERT or COPY into runs';
+
+CREATE TRIGGER liger_row
+INSTEAD OF INSERT ON kernelindex.liger_rows
+FOR EACH ROW EXECUTE FUNCTION kernelindex.liger_row();
+COMMENT ON TRIGGER liger_row ON kernelindex.liger_rows IS
+'each row is checked and kept with its run series';
+
+CREATE TRIGGER liger_end
 AFTER INSERT ON kernelindex.liger_rows
-REFERENCING NEW TABLE AS liger_new_rows
-FOR EACH STATEMENT EXECUTE FUNCTION kernelindex.liger_rows_ingest();
-COMMENT ON TRIGGER liger_rows_ingest ON kernelindex.liger_rows IS
-'turns each COPY or INSERT statement''s rows into runs and empties the table (kernelindex.liger_rows_ingest)';
+FOR EACH STATEMENT EXECUTE FUNCTION kernelindex.liger_end();
+COMMENT ON TRIGGER liger_end ON kernelindex.liger_rows IS
+'turns the statement''s rows into runs, stored in one set-based step';

@@ -5,71 +5,78 @@
  * text, times in ns and ms, memory in bytes and MiB, with titles.
  * --------------------------------------------------------------------- */
 
+CREATE FUNCTION kernelindex.run_derived_string(stem text, cut integer, observed_at timestamptz)
+RETURNS text
+AS 'MODULE_PATHNAME', 'kidx_run_derived_string'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION kernelindex.run_derived_string(text, integer, timestamptz) IS
+'a run''s name or externalId from its series'' stem: stem || the observedAt slug (YYYY-MM-DD-HH-MI-SS, -uuuuuu with a fraction), cut to cut characters without trailing hyphens; NULL for a NULL stem';
+
 CREATE VIEW kernelindex.run_facts AS
 SELECT
-	r.digest AS run_digest,
-	r.digest::text AS run_digest_text,
-	r.comparability_key,
-	r.comparability_key::text AS comparability_key_text,
-	p.digest::text AS protocol_digest_text,
-	w.digest::text AS workload_digest_text,
-	e.digest::text AS environment_digest_text,
-	im.digest::text AS implementation_digest_text,
+	r.digest::text AS run_digest,
+	r.comparability_key::text AS comparability_key,
+	p.digest::text AS protocol_digest,
+	w.digest::text AS workload_digest,
+	e.digest::text AS environment_digest,
+	i.digest::text AS implementation_digest,
 	r.observed_at,
-	CASE WHEN r.latency_ns IS NOT NULL THEN 'latency' WHEN r.peak_bytes IS NOT NULL THEN 'peak_memory' END AS metric,
-	COALESCE(im.document #>> '{spec,kernel}', pg_catalog.split_part(s.template #>> '{spec,sourceNative,benchmark}', '/', 1)) AS kernel,
-	COALESCE(k.title, im.document #>> '{spec,kernel}') AS kernel_title,
-	im.document #>> '{spec,provider}' AS provider,
-	COALESCE(pv.title, im.document #>> '{spec,provider}') AS provider_title,
-	NULLIF(pg_catalog.split_part(COALESCE(r.residual, s.template) #>> '{spec,sourceNative,benchmark}', '/', 2), '') AS pass,
-	COALESCE(w.document #>> '{metadata,labels,label}', v.variant) AS workload_label,
-	w.document #>> '{metadata,title}' AS workload_title,
-	COALESCE(r.residual, s.template) #>> '{metadata,labels,liger_version}' AS release,
-	COALESCE(r.residual, s.template) #>> '{metadata,title}' AS run_title,
-	e.document #>> '{spec,hardware,product}' AS gpu,
-	e.document #>> '{spec,hardware,vendor}' AS gpu_vendor,
-	e.document #>> '{spec,hardware,formFactor}' AS gpu_form_factor,
-	e.document #>> '{spec,hardware,architecture}' AS gpu_architecture,
-	e.document #>> '{metadata,title}' AS environment_title,
-	p.document #>> '{metadata,title}' AS protocol_title,
+	s.metric,
+	COALESCE(i.kernel, w.kernel, pg_catalog.split_part(s.benchmark, '/', 1)) AS kernel,
+	COALESCE(kc.title, i.kernel, w.kernel, pg_catalog.split_part(s.benchmark, '/', 1)) AS kernel_title,
+	i.provider,
+	COALESCE(pv.title, i.provider) AS provider_title,
+	COALESCE(pv.is_reference, false) AS is_reference,
+	s.pass,
+	w.label AS workload_label,
+	w.title AS workload_title,
+	s.release,
+	s.title AS run_title,
+	e.product AS gpu,
+	e.vendor AS gpu_vendor,
+	e.form_factor AS gpu_form_factor,
+	e.architecture AS gpu_architecture,
+	e.title AS environment_title,
+	p.title AS protocol_title,
 	r.latency_ns,
 	r.latency_ns_p20,
 	r.latency_ns_p80,
-	pg_catalog.round(r.latency_ns / 1000000.0, 6) AS latency_ms,
-	pg_catalog.round(r.latency_ns_p20 / 1000000.0, 6) AS latency_ms_p20,
-	pg_catalog.round(r.latency_ns_p80 / 1000000.0, 6) AS latency_ms_p80,
+	r.latency_ns::numeric * 0.000001 AS latency_ms,
+	r.latency_ns_p20::numeric * 0.000001 AS latency_ms_p20,
+	r.latency_ns_p80::numeric * 0.000001 AS latency_ms_p80,
 	r.peak_bytes,
 	r.peak_bytes_p20,
 	r.peak_bytes_p80,
-	pg_catalog.round(r.peak_bytes / 1048576.0, 6) AS peak_mib,
-	COALESCE(r.residual, s.template) #>> '{spec,sourceNative,source}' AS source,
-	COALESCE(r.residual #>> '{spec,sourceNative,externalId}', s.template #>> '{spec,sourceNative,externalId}',
-		s.external_id_stem || v.variant || '/' || pg_catalog.to_char(r.observed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD-HH24-MI-SS')) AS external_id
+	r.peak_bytes::numeric * 0.00000095367431640625 AS peak_mib,
+	r.peak_bytes_p20::numeric * 0.00000095367431640625 AS peak_mib_p20,
+	r.peak_bytes_p80::numeric * 0.00000095367431640625 AS peak_mib_p80,
+	s.source,
+	COALESCE(kernelindex.run_derived_string(s.external_id_stem, NULL, r.observed_at),
+		s.template OPERATOR(pg_catalog.#>>) '{spec,sourceNative,externalId}') AS external_id
 FROM kernelindex.runs r
-JOIN kernelindex.protocols p ON p.id = r.protocol_id
-JOIN kernelindex.workloads w ON w.id = r.workload_id
-JOIN kernelindex.environments e ON e.id = r.environment_id
-JOIN kernelindex.implementations im ON im.id = r.implementation_id
-JOIN kernelindex.run_series s ON s.id = r.series_id
-LEFT JOIN kernelindex.run_variants v ON v.id = r.variant_id
-LEFT JOIN kernelindex.kernels k ON k.name = im.document #>> '{spec,kernel}'
-LEFT JOIN kernelindex.providers pv ON pv.name = im.document #>> '{spec,provider}';
+JOIN kernelindex.run_series s ON s.id = r.series_id AND s.comparability_key OPERATOR(@extschema@.=) r.comparability_key
+JOIN kernelindex.comparability_keys k ON k.key OPERATOR(@extschema@.=) r.comparability_key
+JOIN kernelindex.protocols p ON p.id = k.protocol_id
+JOIN kernelindex.workloads w ON w.id = k.workload_id
+JOIN kernelindex.environments e ON e.id = k.environment_id
+JOIN kernelindex.implementations i ON i.id = s.implementation_id
+LEFT JOIN kernelindex.kernels kc ON kc.name = COALESCE(i.kernel, w.kernel)
+LEFT JOIN kernelindex.providers pv ON pv.name = i.provider;
 COMMENT ON VIEW kernelindex.run_facts IS
 'one row per stored run, flat: digests as text, latency in ns and ms, peak memory in bytes and MiB, kernel, provider, pass, GPU, workload label, release';
-COMMENT ON COLUMN kernelindex.run_facts.run_digest IS 'the run''s resource digest (kidx_digest)';
-COMMENT ON COLUMN kernelindex.run_facts.run_digest_text IS 'the run''s resource digest as text, sha256:<hex>';
-COMMENT ON COLUMN kernelindex.run_facts.comparability_key IS 'comparability key (kidx_digest): runs with equal keys may be compared';
-COMMENT ON COLUMN kernelindex.run_facts.comparability_key_text IS 'comparability key as text';
-COMMENT ON COLUMN kernelindex.run_facts.protocol_digest_text IS 'protocol digest as text';
-COMMENT ON COLUMN kernelindex.run_facts.workload_digest_text IS 'workload digest as text';
-COMMENT ON COLUMN kernelindex.run_facts.environment_digest_text IS 'environment digest as text';
-COMMENT ON COLUMN kernelindex.run_facts.implementation_digest_text IS 'implementation digest as text';
+COMMENT ON COLUMN kernelindex.run_facts.run_digest IS 'the run''s resource digest, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.run_facts.comparability_key IS 'comparability key, sha256:<hex>: runs with equal keys may be compared';
+COMMENT ON COLUMN kernelindex.run_facts.protocol_digest IS 'protocol digest, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.run_facts.workload_digest IS 'workload digest, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.run_facts.environment_digest IS 'environment digest, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.run_facts.implementation_digest IS 'implementation digest, sha256:<hex>';
 COMMENT ON COLUMN kernelindex.run_facts.observed_at IS 'when the run was measured';
 COMMENT ON COLUMN kernelindex.run_facts.metric IS 'latency or peak_memory';
 COMMENT ON COLUMN kernelindex.run_facts.kernel IS 'kernel (benchmark) name';
 COMMENT ON COLUMN kernelindex.run_facts.kernel_title IS 'kernel title from kernelindex.kernels';
 COMMENT ON COLUMN kernelindex.run_facts.provider IS 'implementation provider, e.g. torch, liger';
 COMMENT ON COLUMN kernelindex.run_facts.provider_title IS 'provider title from kernelindex.providers, e.g. PyTorch';
+COMMENT ON COLUMN kernelindex.run_facts.is_reference IS 'true for the reference implementation speedups are measured against (kernelindex.providers.is_reference: torch)';
 COMMENT ON COLUMN kernelindex.run_facts.pass IS 'timed pass: forward, backward, full';
 COMMENT ON COLUMN kernelindex.run_facts.workload_label IS 'workload label, e.g. features16384-tokens2048-fp32';
 COMMENT ON COLUMN kernelindex.run_facts.workload_title IS 'workload title (kernel title and label)';
@@ -91,6 +98,8 @@ COMMENT ON COLUMN kernelindex.run_facts.peak_bytes IS 'median peak memory, bytes
 COMMENT ON COLUMN kernelindex.run_facts.peak_bytes_p20 IS 'p20 peak memory, bytes';
 COMMENT ON COLUMN kernelindex.run_facts.peak_bytes_p80 IS 'p80 peak memory, bytes';
 COMMENT ON COLUMN kernelindex.run_facts.peak_mib IS 'median peak memory, MiB';
+COMMENT ON COLUMN kernelindex.run_facts.peak_mib_p20 IS 'p20 peak memory, MiB';
+COMMENT ON COLUMN kernelindex.run_facts.peak_mib_p80 IS 'p80 peak memory, MiB';
 COMMENT ON COLUMN kernelindex.run_facts.source IS 'source of the run (sourceNative.source), e.g. liger-kernel-bench';
 COMMENT ON COLUMN kernelindex.run_facts.external_id IS 'the source''s own id of the run (sourceNative.externalId)';
 
@@ -119,16 +128,15 @@ SELECT
 	f.peak_bytes,
 	ref.peak_bytes AS reference_peak_bytes,
 	CASE WHEN f.peak_bytes > 0 THEN pg_catalog.round(ref.peak_bytes::numeric / f.peak_bytes, 3) END AS memory_ratio,
-	f.comparability_key_text,
-	f.run_digest_text,
-	ref.run_digest_text AS reference_run_digest_text
+	f.comparability_key,
+	f.run_digest,
+	ref.run_digest AS reference_run_digest
 FROM kernelindex.run_facts f
 CROSS JOIN LATERAL (
 	SELECT x.*
 	FROM kernelindex.run_facts x
-	JOIN kernelindex.providers rp ON rp.name = x.provider AND rp.is_reference
-	WHERE x.comparability_key OPERATOR(@extschema@.=) f.comparability_key
-	ORDER BY pg_catalog.abs(EXTRACT(EPOCH FROM x.observed_at - f.observed_at)), x.run_digest_text
+	WHERE x.is_reference AND x.comparability_key = f.comparability_key
+	ORDER BY pg_catalog.abs(EXTRACT(EPOCH FROM x.observed_at - f.observed_at)), x.run_digest
 	LIMIT 1
 ) ref;
 COMMENT ON VIEW kernelindex.speedups IS
@@ -156,6 +164,6 @@ COMMENT ON COLUMN kernelindex.speedups.speedup IS 'reference latency / latency (
 COMMENT ON COLUMN kernelindex.speedups.peak_bytes IS 'median peak memory of the run, bytes';
 COMMENT ON COLUMN kernelindex.speedups.reference_peak_bytes IS 'median peak memory of the reference run, bytes';
 COMMENT ON COLUMN kernelindex.speedups.memory_ratio IS 'reference peak memory / peak memory (above 1: uses less memory)';
-COMMENT ON COLUMN kernelindex.speedups.comparability_key_text IS 'the shared comparability key, as text';
-COMMENT ON COLUMN kernelindex.speedups.run_digest_text IS 'the run''s digest, as text';
-COMMENT ON COLUMN kernelindex.speedups.reference_run_digest_text IS 'the reference run''s digest, as text';
+COMMENT ON COLUMN kernelindex.speedups.comparability_key IS 'the shared comparability key, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.speedups.run_digest IS 'the run''s digest, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.speedups.reference_run_digest IS 'the reference run''s digest, sha256:<hex>';

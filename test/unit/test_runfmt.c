@@ -1,0 +1,352 @@
+/*-------------------------------------------------------------------------
+ *
+ * test_runfmt.c
+ *	  Unit tests for src/core/runfmt.c: RFC 3339 parsing, the observedAt and
+ *	  slug forms, and derived strings (stems, slugs, cuts).
+ *
+ * The calendar is checked against a day-by-day count over every day of the
+ * years 1-9999; parsing against that calendar for random instants and for
+ * each kind of fault; derived strings by detecting the stem of every
+ * string derived from random stems, slugs and cuts, ASCII and UTF-8.
+ *
+ * The last line printed is "N passed, N failed"; the exit status is
+ * non-zero on any failure.
+ *
+ * test/unit/test_runfmt.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../src/core/runfmt.h"
+
+static long passed = 0;
+static long failed = 0;
+
+/* Record one check; print the first failures with a message. */
+static bool
+check(bool ok, const char *fmt,...)
+{
+	if (ok)
+	{
+		passed++;
+		return true;
+	}
+	failed++;
+	if (failed <= 50)
+	{
+		va_list		ap;
+
+		fputs("FAIL: ", stdout);
+		va_start(ap, fmt);
+		vprintf(fmt, ap);
+		va_end(ap);
+		fputc('\n', stdout);
+	}
+	return false;
+}
+
+static uint64_t rng_state = UINT64_C(0x243F6A8885A308D3);
+
+/* Next pseudo-random 64-bit value (splitmix64). */
+static uint64_t
+rnd(void)
+{
+	uint64_t	z = (rng_state += UINT64_C(0x9E3779B97F4A7C15));
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+	return z ^ (z >> 31);
+}
+
+/* UTF-8 character length, as PostgreSQL's pg_utf_mblen. */
+static int
+utf8_mblen(const unsigned char *s)
+{
+	if (*s < 0x80)
+		return 1;
+	if ((*s & 0xe0) == 0xc0)
+		return 2;
+	if ((*s & 0xf0) == 0xe0)
+		return 3;
+	if ((*s & 0xf8) == 0xf0)
+		return 4;
+	return 1;
+}
+
+/* Is y a leap year? */
+static bool
+leap(int y)
+{
+	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+/*
+ * Every day of 0001-01-01 .. 9999-12-31, counted one by one: each date's
+ * midnight parses to (its day number) * 86400e6 and formats back.
+ */
+static void
+test_calendar(void)
+{
+	static const int mdays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	int64_t		day = 0;		/* days since 0001-01-01 */
+	int64_t		epoch = -1;		/* day of 2000-01-01 */
+	long		bad = 0;
+	int			y,
+				m,
+				d;
+
+	/* Find 2000-01-01 first. */
+	for (y = 1; y < 2000; y++)
+		day += leap(y) ? 366 : 365;
+	epoch = day;
+	day = 0;
+	for (y = 1; y <= 9999; y++)
+		for (m = 1; m <= 12; m++)
+			for (d = 1; d <= mdays[m - 1] + (m == 2 && leap(y)); d++, day++)
+			{
+				char		text[64];
+				char		back[64] = "";
+				Rfc3339		r;
+				int64_t		want = (day - epoch) * INT64_C(86400000000);
+
+				snprintf(text, sizeof(text), "%04d-%02d-%02dT00:00:00.000Z", y, m, d);
+				if (rfc3339_parse(text, strlen(text), &r) != RFC3339_OK ||
+					r.usec != want || !r.canonical ||
+					observed_at_format(want, back) != 24 || strcmp(back, text) != 0)
+				{
+					if (bad++ < 5)
+						check(false, "calendar: %s gives %" PRId64 " (want %" PRId64 "), back \"%s\"",
+							  text, r.usec, want, back);
+				}
+			}
+	check(bad == 0, "calendar: %ld of %" PRId64 " days wrong", bad, day);
+	check(day == INT64_C(3652059), "calendar: %" PRId64 " days in years 1-9999", day);
+}
+
+/* One parse with an expected status (and, for OK, instant and canonical). */
+static void
+expect_parse(const char *s, rfc3339_status want, int64_t usec, bool canonical)
+{
+	Rfc3339		r;
+	rfc3339_status st = rfc3339_parse(s, strlen(s), &r);
+
+	if (!check(st == want, "parse \"%s\": status %d, want %d", s, (int) st, (int) want))
+		return;
+	if (want == RFC3339_OK)
+		check(r.usec == usec && r.canonical == canonical,
+			  "parse \"%s\": %" PRId64 "/%d, want %" PRId64 "/%d", s, r.usec,
+			  (int) r.canonical, usec, (int) canonical);
+}
+
+/* Valid forms, offsets, fractions, and each kind of fault. */
+static void
+test_parse_cases(void)
+{
+	/* 2025-04-28T00:38:25Z (the sparsemax reference record) */
+	const int64_t ref = INT64_C(799115905000000);
+
+	expect_parse("2025-04-28T00:38:25.000Z", RFC3339_OK, ref, true);
+	expect_parse("2025-04-28T00:38:25Z", RFC3339_OK, ref, false);
+	expect_parse("2025-04-28t00:38:25.000z", RFC3339_OK, ref, false);
+	expect_parse("2025-04-28T02:38:25.000+02:00", RFC3339_OK, ref, false);
+	expect_parse("2025-04-27T19:08:25.000-05:30", RFC3339_OK, ref, false);
+	expect_parse("2025-04-28T00:38:25.000-00:00", RFC3339_OK, ref, false);
+	expect_parse("2025-04-28T00:38:25.5Z", RFC3339_OK, ref + 500000, false);
+	expect_parse("2025-04-28T00:38:25.500Z", RFC3339_OK, ref + 500000, true);
+	expect_parse("2025-04-28T00:38:25.123456Z", RFC3339_OK, ref + 123456, true);
+	expect_parse("2025-04-28T00:38:25.123000Z", RFC3339_OK, ref + 123000, false);
+	expect_parse("2025-04-28T00:38:25.1234565Z", RFC3339_OK, ref + 123457, false);
+	expect_parse("2025-04-28T00:38:25.1234564999Z", RFC3339_OK, ref + 123456, false);
+	expect_parse("2025-04-28T00:38:25.9999995Z", RFC3339_OK, ref + 1000000, false);
+	expect_parse("2000-01-01T00:00:00.000Z", RFC3339_OK, 0, true);
+	expect_parse("1999-12-31T23:59:59.999Z", RFC3339_OK, -1000, true);
+	expect_parse("0001-01-01T00:00:00.000Z", RFC3339_OK, INT64_C(-63082281600000000), true);
+	expect_parse("9999-12-31T23:59:59.999Z", RFC3339_OK, INT64_C(252455615999999000), true);
+	expect_parse("2024-02-29T12:00:00.000Z", RFC3339_OK, INT64_C(762523200000000), true);
+	/* the result may leave years 1-9999: valid, but not canonical */
+	expect_parse("0001-01-01T00:30:00.000+01:00", RFC3339_OK, INT64_C(-63082283400000000), false);
+
+	expect_parse("", RFC3339_SYNTAX, 0, false);
+	expect_parse("2025-04-28", RFC3339_SYNTAX, 0, false);
+	expect_parse("2025-04-28 00:38:25Z", RFC3339_SYNTAX, 0, false);
+	expect_parse("2025-04-28T00:38:25", RFC3339_SYNTAX, 0, false);
+	expect_parse("2025-04-28T00:38:25.Z", RFC3339_SYNTAX, 0, false);
+	expect_parse("2025-04-28T00:38:25+0200", RFC3339_SYNTAX, 0, false);
+	expect_parse("2025-04-28T00:38:25+02", RFC3339_SYNTAX, 0, false);
+	expect_parse("2025-04-28T00:38:25ZZ", RFC3339_SYNTAX, 0, false);
+	expect_parse("2025-04-28T00:38:25Z ", RFC3339_SYNTAX, 0, false);
+	expect_parse(" 2025-04-28T00:38:25Z", RFC3339_SYNTAX, 0, false);
+	expect_parse("25-04-28T00:38:25Z", RFC3339_SYNTAX, 0, false);
+	expect_parse("+2025-04-28T00:38:25Z", RFC3339_SYNTAX, 0, false);
+	expect_parse("2025-4-28T00:38:25Z", RFC3339_SYNTAX, 0, false);
+	expect_parse("2025-04-28T0:38:25Z", RFC3339_SYNTAX, 0, false);
+	expect_parse("２025-04-28T00:38:25Z", RFC3339_SYNTAX, 0, false);
+	expect_parse("0000-01-01T00:00:00Z", RFC3339_YEAR, 0, false);
+	expect_parse("2025-00-28T00:38:25Z", RFC3339_MONTH, 0, false);
+	expect_parse("2025-13-28T00:38:25Z", RFC3339_MONTH, 0, false);
+	expect_parse("2025-02-29T00:38:25Z", RFC3339_DAY, 0, false);
+	expect_parse("2100-02-29T00:38:25Z", RFC3339_DAY, 0, false);
+	expect_parse("2025-04-31T00:38:25Z", RFC3339_DAY, 0, false);
+	expect_parse("2025-04-00T00:38:25Z", RFC3339_DAY, 0, false);
+	expect_parse("2025-04-28T24:00:00Z", RFC3339_HOUR, 0, false);
+	expect_parse("2025-04-28T00:60:25Z", RFC3339_MINUTE, 0, false);
+	expect_parse("2016-12-31T23:59:60Z", RFC3339_SECOND, 0, false);
+	expect_parse("2025-04-28T00:38:25+24:00", RFC3339_OFFSET, 0, false);
+	expect_parse("2025-04-28T00:38:25-01:60", RFC3339_OFFSET, 0, false);
+	check(strlen(rfc3339_status_text(RFC3339_DAY)) > 0, "status text");
+}
+
+/*
+ * Random instants (millisecond and microsecond, years 1-9999): the
+ * observedAt form parses back to the instant and is canonical; the slug
+ * has the same date and time.
+ */
+static void
+test_format_random(void)
+{
+	const int64_t lo = INT64_C(-63082281600000000);
+	const int64_t hi = INT64_C(252455615999999999);
+	int			i;
+
+	for (i = 0; i < 200000; i++)
+	{
+		int64_t		usec = lo + (int64_t) (rnd() % (uint64_t) (hi - lo + 1));
+		char		at[RUNFMT_OBSERVED_AT_MAXLEN + 1];
+		char		slug[RUNFMT_SLUG_BUFLEN];
+		size_t		sluglen;
+		Rfc3339		r;
+
+		if (i % 2 == 0)
+			usec -= ((usec % 1000) + 1000) % 1000;
+		if (i % 7 == 0)
+			usec -= ((usec % 1000000) + 1000000) % 1000000;
+		sluglen = run_slug_format(usec, slug);
+		if (!check(observed_at_format(usec, at) == (usec % 1000 == 0 ? 24 : 27),
+				   "observedAt form of %" PRId64 ": %s", usec, at))
+			continue;
+		check(rfc3339_parse(at, strlen(at), &r) == RFC3339_OK && r.usec == usec && r.canonical,
+			  "round trip of %" PRId64 " via %s", usec, at);
+		check(memcmp(slug, at, 10) == 0 && slug[10] == '-' &&
+			  memcmp(slug + 11, at + 11, 2) == 0 && memcmp(slug + 14, at + 14, 2) == 0 &&
+			  memcmp(slug + 17, at + 17, 2) == 0,
+			  "slug %s of %s", slug, at);
+		check(sluglen == (usec % 1000000 == 0 ? RUNFMT_SLUG_LEN : RUNFMT_SLUG_FRACTION_LEN),
+			  "slug length of %s: %zu", at, sluglen);
+	}
+	{
+		char		slug[RUNFMT_SLUG_BUFLEN];
+
+		check(run_slug_format(INT64_C(799115905000000), slug) == 19 &&
+			  strcmp(slug, "2025-04-28-00-38-25") == 0, "reference slug: %s", slug);
+		check(run_slug_format(INT64_C(799115905250000), slug) == 26 &&
+			  strcmp(slug, "2025-04-28-00-38-25-250000") == 0, "fraction slug: %s", slug);
+		check(run_slug_format(lo - 1, slug) == 0, "no slug before year 1");
+		check(run_slug_format(hi + 1, slug) == 0, "no slug after year 9999");
+		check(observed_at_format(lo - 1, slug) == 0, "no observedAt form before year 1");
+	}
+}
+
+/* A random stem: ASCII slug characters, sometimes hyphens and UTF-8. */
+static size_t
+random_stem(char *buf, size_t max)
+{
+	static const char *const pieces[] = {"a", "b", "z", "0", "9", "-", "2", "20", "é", "漢", "-2", "x"};
+	size_t		len = 0;
+	int			n = (int) (rnd() % 110);
+
+	while (n-- > 0)
+	{
+		const char *p = pieces[rnd() % (sizeof(pieces) / sizeof(pieces[0]))];
+
+		if (len + strlen(p) >= max)
+			break;
+		memcpy(buf + len, p, strlen(p));
+		len += strlen(p);
+	}
+	buf[len] = '\0';
+	return len;
+}
+
+/*
+ * Derived strings: the reference records' names and externalIds, then
+ * every string derived from random stems, slugs and cuts detects a stem
+ * and cut that derive it again.
+ */
+static void
+test_derive_detect(void)
+{
+	const char *ref_name = "liger-sparsemax-backward-torch-nvidia-geforce-rtx-3090-features16384-tokens2048-fp32-2025-04-28-00-3";
+	const char *slug = "2025-04-28-00-38-25";
+	char		out[512];
+	size_t		stemlen = 0;
+	int			cut = 0;
+	int			i;
+
+	check(runfmt_detect(ref_name, strlen(ref_name), slug, 19, true, utf8_mblen, &stemlen, &cut) &&
+		  stemlen == strlen(ref_name) - 15 && cut == 100,
+		  "reference name: stem %zu, cut %d", stemlen, cut);
+	check(runfmt_derive(ref_name, stemlen, slug, 19, 100, utf8_mblen, out) == strlen(ref_name) &&
+		  strcmp(out, ref_name) == 0, "reference name derives back: %s", out);
+	check(runfmt_detect("a/b/2025-04-28-00-38-25", 23, slug, 19, false, utf8_mblen, &stemlen, &cut) &&
+		  stemlen == 4 && cut == -1, "externalId stem");
+	check(!runfmt_detect("a/b/2025-04-28-00-38-2", 22, slug, 19, false, utf8_mblen, &stemlen, &cut),
+		  "no cut allowed for externalIds");
+	check(!runfmt_detect("liger-x-y", 9, slug, 19, true, utf8_mblen, &stemlen, &cut),
+		  "no slug part");
+	/* the cut falls just after a hyphen of the slug, which is trimmed */
+	check(runfmt_derive("abc-", 4, slug, 19, 9, utf8_mblen, out) == 8 &&
+		  strcmp(out, "abc-2025") == 0, "trimmed: %s", out);
+	check(runfmt_detect("abc-2025", 8, slug, 19, true, utf8_mblen, &stemlen, &cut) &&
+		  stemlen == 4 && cut == 9, "trimmed detected: %zu %d", stemlen, cut);
+	check(runfmt_charlen("é漢a", strlen("é漢a"), utf8_mblen) == 3, "charlen");
+	check(runfmt_derive("éé-", 5, slug, 19, 4, utf8_mblen, out) == 6 &&
+		  strcmp(out, "éé-2") == 0, "cut counts characters: %s", out);
+
+	for (i = 0; i < 300000; i++)
+	{
+		char		stem[400];
+		char		s[RUNFMT_SLUG_BUFLEN];
+		char		value[512];
+		char		again[512];
+		size_t		len;
+		size_t		sluglen;
+		int			c;
+		bool		found;
+
+		len = random_stem(stem, 300);
+		sluglen = run_slug_format((int64_t) (rnd() % INT64_C(252455615999999999)), s);
+		if (i % 3 == 0)
+			sluglen = run_slug_format((int64_t) (rnd() % INT64_C(25245561599)) * 1000000, s);
+		c = (i % 4 == 0) ? -1 : (int) (rnd() % 140);
+		len = runfmt_derive(stem, len, s, sluglen, c, utf8_mblen, value);
+		found = runfmt_detect(value, len, s, sluglen, c >= 0, utf8_mblen, &stemlen, &cut);
+		if (c < 0)
+			check(found && cut == -1 && stemlen == strlen(stem),
+				  "uncut \"%s\" detected: %d %zu", value, (int) found, stemlen);
+		if (!found)
+			continue;
+		check(runfmt_derive(value, stemlen, s, sluglen, cut, utf8_mblen, again) == len &&
+			  memcmp(again, value, len) == 0,
+			  "\"%s\" (slug %s) detected as stem %zu cut %d derives \"%s\"",
+			  value, s, stemlen, cut, again);
+	}
+}
+
+/* Run every test. */
+int
+main(void)
+{
+	test_calendar();
+	test_parse_cases();
+	test_format_random();
+	test_derive_detect();
+	printf("runfmt: %ld passed, %ld failed\n", passed, failed);
+	return failed == 0 ? 0 : 1;
+}
