@@ -32,6 +32,7 @@
 
 #include "core/decimal.h"
 #include "core/jcs.h"
+#include "core/runfmt.h"
 #include "liger.h"
 
 const char *const lr_column_names[LR_NCOLUMNS + 1] = {
@@ -145,20 +146,44 @@ is_json_number(const char *s)
 	return *s == '\0';
 }
 
-/* Reason a measured value cannot be used, or NULL. */
-static const char *
-measure_fault(const char *value, uint32_t multiplier)
+/* The trimmed part of s: its start and length. */
+static void
+trim_range(const char *s, const char **start, int *len)
 {
-	char	   *t = trimmed(value);
-	int64_t		scaled;
-	char		buf[JCS_NUMBER_BUFLEN];
-	size_t		buflen;
+	const char *end;
 
-	if (!is_json_number(t))
+	while (isspace((unsigned char) *s))
+		s++;
+	end = s + strlen(s);
+	while (end > s && isspace((unsigned char) end[-1]))
+		end--;
+	*start = s;
+	*len = end - s;
+}
+
+/*
+ * Reason a measured value cannot be used, or NULL with, in m's slot i, its
+ * value scaled by multiplier, its canonical JSON text and its trimmed text.
+ */
+static const char *
+measure_fault(const char *value, uint32_t multiplier, LigerMeasures *m, int i)
+{
+	const char *t;
+	int			len;
+	int64_t		scaled;
+	size_t		canonlen;
+	char		buf[64];
+
+	trim_range(value, &t, &len);
+	if (len >= (int) sizeof(buf))
 		return "not a decimal number";
-	if (t[0] == '-' && strcspn(t, "123456789") < strcspn(t, "eE"))
+	memcpy(buf, t, len);
+	buf[len] = '\0';
+	if (!is_json_number(buf))
+		return "not a decimal number";
+	if (buf[0] == '-' && strcspn(buf, "123456789") < strcspn(buf, "eE"))
 		return "negative";
-	switch (dec_scale_round_int64(t, strlen(t), multiplier, &scaled))
+	switch (dec_scale_round_int64(buf, len, multiplier, &scaled))
 	{
 		case DEC_OK:
 			break;
@@ -167,8 +192,11 @@ measure_fault(const char *value, uint32_t multiplier)
 		default:
 			return "not a decimal number";
 	}
-	if (jcs_number_from_decimal(t, strlen(t), buf, &buflen) != JCS_NUM_OK)
+	if (jcs_number_from_decimal(buf, len, m->canon[i], &canonlen) != JCS_NUM_OK)
 		return "has more digits than a double carries; it cannot be kept exactly as written";
+	m->scaled[i] = scaled;
+	m->written[i] = t;
+	m->writtenlen[i] = len;
 	return NULL;
 }
 
@@ -252,6 +280,7 @@ config_fault(char *value)
 static const char *
 timestamp_fault(const char *value, Timestamp *ts)
 {
+	int64_t		usec;
 	char		workbuf[MAXDATELEN + MAXDATEFIELDS];
 	char	   *field[MAXDATEFIELDS];
 	int			ftype[MAXDATEFIELDS];
@@ -259,6 +288,13 @@ timestamp_fault(const char *value, Timestamp *ts)
 	int			dtype;
 	struct pg_tm tt;
 	fsec_t		fsec;
+
+	/* What harnesses write, YYYY-MM-DD HH:MM:SS[.ffffff], parsed directly. */
+	if (runfmt_plain_timestamp(value, strlen(value), &usec))
+	{
+		*ts = usec;
+		return NULL;
+	}
 
 	/* Digits and date/time punctuation only: no "now", "yesterday", zones. */
 	if (!isdigit((unsigned char) value[strspn(value, " ")]) ||
@@ -281,11 +317,11 @@ timestamp_fault(const char *value, Timestamp *ts)
 /*
  * The first fault of a Liger row (v[1..LR_NCOLUMNS], NULL for SQL NULL):
  * its reason, with its column in *column, or NULL for a good row, whose
- * timestamp (what timestamp input makes of it) is then in *ts.  Good
- * configurations are remembered in *configs (allocated in its context).
+ * timestamp and values are then in *m.  Good configurations are remembered
+ * in *configs (allocated in its context).
  */
 const char *
-liger_fault(char **v, int *column, LigerConfigCache *configs, Timestamp *ts)
+liger_fault(char **v, int *column, LigerConfigCache *configs, LigerMeasures *m)
 {
 	const char *reason;
 	const char *metric;
@@ -339,7 +375,7 @@ liger_fault(char **v, int *column, LigerConfigCache *configs, Timestamp *ts)
 
 	for (i = LR_Y_VALUE_50; i <= LR_Y_VALUE_80; i++)
 	{
-		reason = measure_fault(v[i], memory ? 1048576 : 1000000);
+		reason = measure_fault(v[i], memory ? 1048576 : 1000000, m, i - LR_Y_VALUE_50);
 		if (reason != NULL)
 		{
 			*column = i;
@@ -364,13 +400,46 @@ liger_fault(char **v, int *column, LigerConfigCache *configs, Timestamp *ts)
 												  v[LR_EXTRA_CONFIG]);
 	}
 
-	reason = timestamp_fault(v[LR_TIMESTAMP], ts);
+	reason = timestamp_fault(v[LR_TIMESTAMP], &m->ts);
 	if (reason != NULL)
 	{
 		*column = LR_TIMESTAMP;
 		return reason;
 	}
 	return NULL;
+}
+
+/*
+ * The first fault of a row among the columns that vary within a run series
+ * (the three values and the timestamp), for a row whose other columns are
+ * those of a good row already checked: what liger_fault() would say.
+ */
+const char *
+liger_measures_fault(char **v, bool memory, int *column, LigerMeasures *m)
+{
+	static const int cols[] = {LR_Y_VALUE_50, LR_Y_VALUE_20, LR_Y_VALUE_80, LR_TIMESTAMP};
+	const char *reason;
+	int			i;
+
+	for (i = 0; i < lengthof(cols); i++)
+		if (v[cols[i]] == NULL || is_blank(v[cols[i]]))
+		{
+			*column = cols[i];
+			return "empty required field";
+		}
+	for (i = LR_Y_VALUE_50; i <= LR_Y_VALUE_80; i++)
+	{
+		reason = measure_fault(v[i], memory ? 1048576 : 1000000, m, i - LR_Y_VALUE_50);
+		if (reason != NULL)
+		{
+			*column = i;
+			return reason;
+		}
+	}
+	reason = timestamp_fault(v[LR_TIMESTAMP], &m->ts);
+	if (reason != NULL)
+		*column = LR_TIMESTAMP;
+	return reason;
 }
 
 /*
@@ -389,7 +458,7 @@ kidx_liger_row_fault(PG_FUNCTION_ARGS)
 	char	   *v[LR_NCOLUMNS + 1];
 	const char *reason;
 	int			column;
-	Timestamp	ts;
+	LigerMeasures m;
 	int			i;
 
 	if (cache == NULL)
@@ -419,7 +488,7 @@ kidx_liger_row_fault(PG_FUNCTION_ARGS)
 	for (i = 1; i <= LR_NCOLUMNS; i++)
 		v[i] = nulls[i - 1] ? NULL : TextDatumGetCString(values[i - 1]);
 
-	reason = liger_fault(v, &column, &cache->configs, &ts);
+	reason = liger_fault(v, &column, &cache->configs, &m);
 	if (reason == NULL)
 		PG_RETURN_NULL();
 	PG_RETURN_DATUM(fault_result(column, v[column], reason));

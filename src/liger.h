@@ -10,6 +10,8 @@
 
 #include "datatype/timestamp.h"
 
+#include "core/jcs.h"
+
 /* Columns of kernelindex.liger_rows, in upstream order (1-based). */
 #define LR_KERNEL_NAME		1
 #define LR_KERNEL_PROVIDER	2
@@ -43,10 +45,22 @@ typedef struct LigerConfigCache
 	char	   *good[LR_CONFIG_SLOTS];	/* by hash, last one wins */
 } LigerConfigCache;
 
+/* What a good row measured: its timestamp and its three values. */
+typedef struct LigerMeasures
+{
+	Timestamp	ts;
+	int64		scaled[3];		/* y_value_50, _20, _80 in ns or bytes */
+	char		canon[3][JCS_NUMBER_BUFLEN];	/* their canonical JSON text */
+	const char *written[3];		/* as written, trimmed (in the row) */
+	int			writtenlen[3];
+} LigerMeasures;
+
 extern const char *const lr_column_names[LR_NCOLUMNS + 1];
 
 extern const char *liger_fault(char **v, int *column, LigerConfigCache *configs,
-							   Timestamp *ts);
+							   LigerMeasures *m);
+extern const char *liger_measures_fault(char **v, bool memory, int *column,
+										LigerMeasures *m);
 extern char *liger_shown_value(const char *value);
 
 #endif							/* KIDX_LIGER_H */

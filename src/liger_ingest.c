@@ -33,6 +33,7 @@
 #include "common/hashfn.h"
 #include "executor/spi.h"
 #include "executor/tuptable.h"
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -43,6 +44,7 @@
 
 #include "canonical.h"
 #include "core/decimal.h"
+#include "core/runfmt.h"
 #include "ingest.h"
 #include "kernelindex.h"
 #include "liger.h"
@@ -60,10 +62,13 @@ static const int group_columns[] = {
 };
 #define NGROUP_COLUMNS lengthof(group_columns)
 
-/* Columns of the kept rows (row_desc). */
+/* Columns of the kept rows (row_desc): group, position, timestamp, then
+ * for y_value_50, _20 and _80 the scaled values, the values as written and
+ * their canonical JSON text. */
 enum
 {
-	KR_GROUP = 1, KR_ORD, KR_TS, KR_Y50, KR_Y20, KR_Y80, KR_NATTS = KR_Y80
+	KR_GROUP = 1, KR_ORD, KR_TS, KR_SCALED, KR_WRITTEN = KR_SCALED + 3,
+	KR_CANON = KR_WRITTEN + 3, KR_NATTS = KR_CANON + 2
 };
 
 /* A group of rows: its columns, and once resolved its model series. */
@@ -73,6 +78,10 @@ typedef struct LigerGroup
 	bool		memory;
 	RunSeries	model;			/* from kernelindex.liger_series */
 	int			series;			/* the series its runs go to, or -1 */
+	int8		alike[2];		/* that series derives names and externalIds
+								 * as the model, for whole-second slugs and
+								 * slugs with a fraction: 1 yes, 0 no, -1 not
+								 * known yet */
 	int64		first_ord;
 } LigerGroup;
 
@@ -118,21 +127,6 @@ typedef struct GroupBucket
 	GroupEntry *first;
 } GroupBucket;
 
-/* The trimmed copy of s. */
-static char *
-trimmed(const char *s)
-{
-	const char *end;
-
-	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == '\f' || *s == '\v')
-		s++;
-	end = s + strlen(s);
-	while (end > s && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n' ||
-					   end[-1] == '\r' || end[-1] == '\f' || end[-1] == '\v'))
-		end--;
-	return pnstrdup(s, end - s);
-}
-
 /* New Liger state for a statement, in cxt. */
 static LigerState *
 liger_state(MemoryContext cxt)
@@ -140,6 +134,7 @@ liger_state(MemoryContext cxt)
 	MemoryContext old = MemoryContextSwitchTo(cxt);
 	LigerState *ls = palloc0(sizeof(LigerState));
 	HASHCTL		ctl;
+	int			i;
 
 	ctl.keysize = sizeof(uint32);
 	ctl.entrysize = sizeof(GroupBucket);
@@ -151,9 +146,12 @@ liger_state(MemoryContext cxt)
 	TupleDescInitEntry(ls->row_desc, KR_GROUP, "group", INT4OID, -1, 0);
 	TupleDescInitEntry(ls->row_desc, KR_ORD, "ord", INT8OID, -1, 0);
 	TupleDescInitEntry(ls->row_desc, KR_TS, "ts", INT8OID, -1, 0);
-	TupleDescInitEntry(ls->row_desc, KR_Y50, "y50", TEXTOID, -1, 0);
-	TupleDescInitEntry(ls->row_desc, KR_Y20, "y20", TEXTOID, -1, 0);
-	TupleDescInitEntry(ls->row_desc, KR_Y80, "y80", TEXTOID, -1, 0);
+	for (i = 0; i < 3; i++)
+	{
+		TupleDescInitEntry(ls->row_desc, KR_SCALED + i, "scaled", INT8OID, -1, 0);
+		TupleDescInitEntry(ls->row_desc, KR_WRITTEN + i, "written", CSTRINGOID, -2, 0);
+		TupleDescInitEntry(ls->row_desc, KR_CANON + i, "canon", CSTRINGOID, -2, 0);
+	}
 	ls->row_slot = MakeSingleTupleTableSlot(ls->row_desc, &TTSOpsMinimalTuple);
 	ls->rows = tuplestore_begin_heap(false, false, work_mem);
 	initStringInfo(&ls->key);
@@ -161,37 +159,58 @@ liger_state(MemoryContext cxt)
 	return ls;
 }
 
-/* The number of a row's group, adding the group if new. */
-static int
-group_of(LigerState *ls, MemoryContext cxt, char **v, int64 ord)
+/* The key of a row's group (its group columns) into ls->key; its hash. */
+static uint32
+group_key(LigerState *ls, Datum *values, bool *nulls)
 {
-	uint32		h;
-	bool		found;
-	GroupBucket *bucket;
-	GroupEntry *e;
-	LigerGroup *g;
-	MemoryContext old;
 	int			i;
 
 	resetStringInfo(&ls->key);
 	for (i = 0; i < NGROUP_COLUMNS; i++)
 	{
-		const char *c = v[group_columns[i]];
-		int32		len = c ? strlen(c) : -1;
+		int			c = group_columns[i] - 1;
+		int32		len = -1;
+		struct varlena *t = NULL;
 
+		if (!nulls[c])
+		{
+			t = PG_DETOAST_DATUM_PACKED(values[c]);
+			len = VARSIZE_ANY_EXHDR(t);
+		}
 		appendBinaryStringInfo(&ls->key, (char *) &len, sizeof(len));
-		if (c)
-			appendBinaryStringInfo(&ls->key, c, len);
+		if (t != NULL)
+			appendBinaryStringInfo(&ls->key, VARDATA_ANY(t), len);
 	}
-	h = hash_bytes((const unsigned char *) ls->key.data, ls->key.len);
+	return hash_bytes((const unsigned char *) ls->key.data, ls->key.len);
+}
+
+/* The number of the group whose key is in ls->key, or -1. */
+static int
+find_group(LigerState *ls, uint32 h)
+{
+	GroupBucket *bucket = hash_search(ls->group_keys, &h, HASH_FIND, NULL);
+	GroupEntry *e;
+
+	for (e = bucket ? bucket->first : NULL; e != NULL; e = e->next)
+		if (e->len == ls->key.len && memcmp(e->bytes, ls->key.data, e->len) == 0)
+			return e->index;
+	return -1;
+}
+
+/* Add the group whose key is in ls->key (a good row's columns v). */
+static int
+add_group(LigerState *ls, MemoryContext cxt, uint32 h, char **v, int64 ord)
+{
+	bool		found;
+	GroupBucket *bucket;
+	GroupEntry *e;
+	LigerGroup *g;
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	int			i;
+
 	bucket = hash_search(ls->group_keys, &h, HASH_ENTER, &found);
 	if (!found)
 		bucket->first = NULL;
-	for (e = bucket->first; e != NULL; e = e->next)
-		if (e->len == ls->key.len && memcmp(e->bytes, ls->key.data, e->len) == 0)
-			return e->index;
-
-	old = MemoryContextSwitchTo(cxt);
 	e = palloc(sizeof(GroupEntry));
 	e->hash = h;
 	e->len = ls->key.len;
@@ -260,6 +279,13 @@ kidx_liger_begin(PG_FUNCTION_ARGS)
 	return PointerGetDatum(NULL);
 }
 
+/* A text datum as a C string (NULL for NULL). */
+static char *
+datum_cstring(Datum d, bool isnull)
+{
+	return isnull ? NULL : TextDatumGetCString(d);
+}
+
 /* INSTEAD OF INSERT FOR EACH ROW on kernelindex.liger_rows. */
 Datum
 kidx_liger_row(PG_FUNCTION_ARGS)
@@ -267,13 +293,16 @@ kidx_liger_row(PG_FUNCTION_ARGS)
 	TriggerData *td = (TriggerData *) fcinfo->context;
 	IngestStatement *st;
 	LigerState *ls;
-	TupleDesc	desc;
+	Datum		values[LR_NCOLUMNS];
+	bool		nulls[LR_NCOLUMNS];
 	char	   *v[LR_NCOLUMNS + 1];
 	const char *reason;
 	int			column;
-	Timestamp	ts;
+	LigerMeasures m;
 	TupleTableSlot *slot;
 	MemoryContext old;
+	uint32		h;
+	int			g;
 	int			i;
 
 	if (!CALLED_AS_TRIGGER(fcinfo) || !TRIGGER_FIRED_INSTEAD(td->tg_event))
@@ -281,19 +310,36 @@ kidx_liger_row(PG_FUNCTION_ARGS)
 	st = ingest_statement_current(RelationGetRelid(td->tg_relation));
 	ls = (LigerState *) st->path;
 	st->rows++;
-	desc = RelationGetDescr(td->tg_relation);
-	for (i = 1; i <= LR_NCOLUMNS; i++)
-	{
-		bool		isnull;
-		Datum		d = heap_getattr(td->tg_trigtuple, i, desc, &isnull);
+	heap_deform_tuple(td->tg_trigtuple, RelationGetDescr(td->tg_relation), values, nulls);
 
-		v[i] = isnull ? NULL : TextDatumGetCString(d);
+	/*
+	 * A row of a group already met has good group columns: only its values
+	 * and timestamp are checked.  Any other row is checked whole.
+	 */
+	h = group_key(ls, values, nulls);
+	g = find_group(ls, h);
+	memset(v, 0, sizeof(v));
+	if (g >= 0)
+	{
+		v[LR_Y_VALUE_50] = datum_cstring(values[LR_Y_VALUE_50 - 1], nulls[LR_Y_VALUE_50 - 1]);
+		v[LR_Y_VALUE_20] = datum_cstring(values[LR_Y_VALUE_20 - 1], nulls[LR_Y_VALUE_20 - 1]);
+		v[LR_Y_VALUE_80] = datum_cstring(values[LR_Y_VALUE_80 - 1], nulls[LR_Y_VALUE_80 - 1]);
+		v[LR_TIMESTAMP] = datum_cstring(values[LR_TIMESTAMP - 1], nulls[LR_TIMESTAMP - 1]);
+		reason = liger_measures_fault(v, ls->groups[g]->memory, &column, &m);
 	}
-	reason = liger_fault(v, &column, &ls->configs, &ts);
+	else
+	{
+		for (i = 1; i <= LR_NCOLUMNS; i++)
+			v[i] = datum_cstring(values[i - 1], nulls[i - 1]);
+		reason = liger_fault(v, &column, &ls->configs, &m);
+	}
 	if (reason != NULL)
 	{
 		LigerBadRow *bad;
 
+		for (i = 1; i <= LR_NCOLUMNS; i++)
+			if (v[i] == NULL)
+				v[i] = datum_cstring(values[i - 1], nulls[i - 1]);
 		if (kidx_on_bad_row != KIDX_ON_BAD_ROW_QUARANTINE)
 			report_bad_row(st->rows, column, reason, v);
 		old = MemoryContextSwitchTo(st->cxt);
@@ -312,15 +358,21 @@ kidx_liger_row(PG_FUNCTION_ARGS)
 		MemoryContextSwitchTo(old);
 		return PointerGetDatum(td->tg_trigtuple);
 	}
+	if (g < 0)
+		g = add_group(ls, st->cxt, h, v, st->rows);
 
 	slot = ls->row_slot;
 	ExecClearTuple(slot);
-	slot->tts_values[KR_GROUP - 1] = Int32GetDatum(group_of(ls, st->cxt, v, st->rows));
+	slot->tts_values[KR_GROUP - 1] = Int32GetDatum(g);
 	slot->tts_values[KR_ORD - 1] = Int64GetDatum(st->rows);
-	slot->tts_values[KR_TS - 1] = Int64GetDatum(ts);
-	slot->tts_values[KR_Y50 - 1] = CStringGetTextDatum(trimmed(v[LR_Y_VALUE_50]));
-	slot->tts_values[KR_Y20 - 1] = CStringGetTextDatum(trimmed(v[LR_Y_VALUE_20]));
-	slot->tts_values[KR_Y80 - 1] = CStringGetTextDatum(trimmed(v[LR_Y_VALUE_80]));
+	slot->tts_values[KR_TS - 1] = Int64GetDatum(m.ts);
+	for (i = 0; i < 3; i++)
+	{
+		slot->tts_values[KR_SCALED - 1 + i] = Int64GetDatum(m.scaled[i]);
+		slot->tts_values[KR_WRITTEN - 1 + i] =
+			CStringGetDatum(pnstrdup(m.written[i], m.writtenlen[i]));
+		slot->tts_values[KR_CANON - 1 + i] = CStringGetDatum(m.canon[i]);
+	}
 	memset(slot->tts_isnull, false, sizeof(bool) * KR_NATTS);
 	ExecStoreVirtualTuple(slot);
 	old = MemoryContextSwitchTo(st->cxt);
@@ -434,11 +486,11 @@ resolve_groups(IngestStatement *st, LigerState *ls)
 	SPI_finish();
 }
 
-/* A kept row's values. */
+/* A kept row's values (p50, p20, p80 in the row; median, p20, p80 in the run). */
 static void
 row_values(LigerGroup *g, TupleTableSlot *slot, RunValues *rv)
 {
-	uint32		multiplier = g->memory ? 1048576 : 1000000;
+	static const int native_of[3] = {1, 0, 2};
 	int			base = g->memory ? RI_PEAK : RI_LATENCY;
 	int			i;
 
@@ -446,19 +498,12 @@ row_values(LigerGroup *g, TupleTableSlot *slot, RunValues *rv)
 	rv->observed_at = DatumGetInt64(slot->tts_values[KR_TS - 1]);
 	for (i = 0; i < 3; i++)
 	{
-		/* p50, p20, p80 in the row; base, base + 1, base + 2 in the run */
-		char	   *written = TextDatumGetCString(slot->tts_values[KR_Y50 - 1 + i]);
-		int64_t		scaled;
+		int			n = native_of[i];
 
-		if (dec_scale_round_int64(written, strlen(written), multiplier, &scaled) != DEC_OK)
-			elog(ERROR, "checked Liger value \"%s\" does not scale", written);
 		rv->has[base + i] = true;
-		rv->v[base + i] = scaled;
-		rv->native_text[i == 0 ? 1 : i == 1 ? 0 : 2] = written;
-		rv->native[i == 0 ? 1 : i == 1 ? 0 : 2] =
-			DatumGetNumeric(DirectFunctionCall3(numeric_in, CStringGetDatum(written),
-												ObjectIdGetDatum(InvalidOid),
-												Int32GetDatum(-1)));
+		rv->v[base + i] = DatumGetInt64(slot->tts_values[KR_SCALED - 1 + i]);
+		rv->native_text[n] = DatumGetCString(slot->tts_values[KR_WRITTEN - 1 + i]);
+		rv->native_canon[n] = DatumGetCString(slot->tts_values[KR_CANON - 1 + i]);
 	}
 }
 
@@ -470,28 +515,77 @@ differ(const char *a, const char *b)
 }
 
 /*
- * The series a run of a group goes to: the one the run layout gives the
- * group's first run rebuilt as a document, when this run's name and
- * externalId come out of it the same as out of the group's model; else
- * (rare) the run's own document's series.
+ * The cut a stem's cut amounts to for slugs of a length (-1: none): a cut
+ * past the slug is none, and one that ends on a hyphen of the slug (at a
+ * fixed place in YYYY-MM-DD-HH-MI-SS-uuuuuu) is the same as one before it,
+ * since trailing hyphens go.
  */
 static int
-series_for(IngestStatement *st, LigerGroup *g, const RunValues *rv, int64 ord)
+effective_cut(const char *stem, int cut, int sluglen)
+{
+	int			chars = pg_mbstrlen(stem);
+
+	if (cut < 0 || chars + sluglen <= cut)
+		return -1;
+	while (cut > chars)
+	{
+		int			p = cut - 1 - chars;	/* the last slug character kept */
+
+		if (p != 4 && p != 7 && p != 10 && p != 13 && p != 16 && p != 19)
+			break;
+		cut--;
+	}
+	return cut;
+}
+
+/*
+ * Do two series derive the same names and externalIds for every slug of a
+ * length?  They do when their stems are equal and their cuts amount to the
+ * same.
+ */
+static bool
+derive_alike(RunSeries *a, RunSeries *b, int sluglen)
+{
+	if (differ(a->external_id_stem, b->external_id_stem) ||
+		differ(a->name_stem, b->name_stem))
+		return false;
+	return a->name_stem == NULL ||
+		effective_cut(a->name_stem, a->name_cut, sluglen) ==
+		effective_cut(b->name_stem, b->name_cut, sluglen);
+}
+
+/*
+ * The series a run of a group goes to: the one the run layout gives the
+ * group's first run rebuilt as a document, when this run's name and
+ * externalId come out of it the same as out of the group's model (always,
+ * when their stems are the same); else (rare) the run's own document's
+ * series.
+ */
+static int
+series_for(IngestStatement *st, LigerGroup *g, RunValues *rv, int64 ord)
 {
 	RunSeries	split;
 	RunValues	values;
 	RunDocPos	pos;
 	Jsonb	   *doc;
-	char	   *name_a,
-			   *id_a,
-			   *name_b,
-			   *id_b;
 	int			s;
 
 	if (g->series >= 0)
 	{
 		RunSeries  *series = ingest_series_get(st->batch, g->series);
+		int			fraction = rv->observed_at % USECS_PER_SEC != 0;
+		char	   *name_a,
+				   *id_a,
+				   *name_b,
+				   *id_b;
 
+		if (g->alike[fraction] < 0)
+		{
+			g->alike[fraction] = derive_alike(series, &g->model,
+											  fraction ? RUNFMT_SLUG_FRACTION_LEN : RUNFMT_SLUG_LEN);
+		}
+		if (g->alike[fraction] > 0)
+			return g->series;
 		run_strings(series, rv, &name_a, &id_a);
 		run_strings(&g->model, rv, &name_b, &id_b);
 		if (!differ(name_a, name_b) && !differ(id_a, id_b))
@@ -503,7 +597,10 @@ series_for(IngestStatement *st, LigerGroup *g, const RunValues *rv, int64 ord)
 	run_split(&doc->root, &pos, &split, &values);
 	s = ingest_series(st->batch, &split, ord);
 	if (g->series < 0)
+	{
 		g->series = s;
+		g->alike[0] = g->alike[1] = -1;
+	}
 	return s;
 }
 
@@ -520,6 +617,7 @@ add_runs(IngestStatement *st, LigerState *ls)
 	{
 		MemoryContext old;
 		LigerGroup *g;
+		RunSeries  *series;
 		RunValues	rv;
 		KidxDigest	digest;
 		int64		ord;
@@ -532,7 +630,8 @@ add_runs(IngestStatement *st, LigerState *ls)
 		ord = DatumGetInt64(slot->tts_values[KR_ORD - 1]);
 		row_values(g, slot, &rv);
 		s = series_for(st, g, &rv, ord);
-		run_digest(ingest_series_get(st->batch, s), &rv, &digest);
+		series = ingest_series_get(st->batch, s);
+		run_digest(series, &rv, &digest);
 		ingest_run(st->batch, s, &rv, &digest, ord);
 		MemoryContextSwitchTo(old);
 		MemoryContextReset(rowcxt);

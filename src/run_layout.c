@@ -36,7 +36,6 @@
  */
 #include "postgres.h"
 
-#include "common/md5.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
@@ -997,6 +996,9 @@ struct RunPlan
 	char	   *name_constant;	/* metadata.name when in the template */
 	char	   *external_id_constant;	/* externalId when in the template */
 	char	   *native_key[RUN_NNATIVE];	/* <unit>_20, ... */
+	StringInfo	source_canon;	/* "[" + canonical source + "," */
+	StringInfo	ext_stem_canon; /* the externalId stem as a canonical
+								 * string, without its closing quote */
 };
 
 /* A node for a template value. */
@@ -1430,6 +1432,17 @@ run_strings(RunSeries *s, const RunValues *rv, char **name, char **external_id)
 		p->external_id_constant;
 }
 
+/* The run's externalId; see run_layout.h. */
+const char *
+run_external_id(RunSeries *s, const RunValues *rv)
+{
+	if (rv->external_id != NULL)
+		return rv->external_id;
+	if (s->external_id_stem != NULL)
+		return run_derived_string(s->external_id_stem, -1, rv->observed_at);
+	return s->plan->external_id_constant;
+}
+
 /* The canonical text of a native value. */
 static void
 write_native(CanonSink *sink, const RunValues *rv, int i)
@@ -1438,6 +1451,11 @@ write_native(CanonSink *sink, const RunValues *rv, int i)
 	char		out[JCS_NUMBER_BUFLEN];
 	size_t		outlen;
 
+	if (rv->native_canon[i] != NULL)
+	{
+		canon_sink_write(sink, rv->native_canon[i], strlen(rv->native_canon[i]));
+		return;
+	}
 	if (dec == NULL)
 		dec = DatumGetCString(DirectFunctionCall1(numeric_out,
 												  NumericGetDatum(rv->native[i])));
@@ -1446,6 +1464,38 @@ write_native(CanonSink *sink, const RunValues *rv, int i)
 				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 				 errmsg("source-native value %s cannot be carried exactly by canonical JSON", dec)));
 	canon_sink_write(sink, out, outlen);
+}
+
+/*
+ * Write a run's externalId as a canonical string: the stem's canonical
+ * text (kept with the plan) and the slug, which needs no escaping.
+ */
+static void
+write_external_id(CanonSink *sink, RunSeries *s, const RunValues *rv)
+{
+	RunPlan    *p = s->plan;
+	char		slug[RUNFMT_SLUG_BUFLEN + 1];
+	size_t		sluglen;
+
+	if (p->ext_stem_canon == NULL)
+	{
+		MemoryContext old = MemoryContextSwitchTo(p->cxt);
+		CanonSink  *text = canon_sink_text();
+
+		canon_write_string(text, s->external_id_stem, strlen(s->external_id_stem));
+		p->ext_stem_canon = canon_sink_output(text);
+		p->ext_stem_canon->data[--p->ext_stem_canon->len] = '\0';
+		MemoryContextSwitchTo(old);
+	}
+	sluglen = run_slug_format(rv->observed_at, slug);
+	if (sluglen == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+				 errmsg("observedAt %s is outside the years 1 to 9999",
+						timestamptz_to_str(rv->observed_at))));
+	slug[sluglen++] = '"';
+	canon_sink_write(sink, p->ext_stem_canon->data, p->ext_stem_canon->len);
+	canon_sink_write(sink, slug, sluglen);
 }
 
 /* Write the canonical text of one per-run value. */
@@ -1484,11 +1534,7 @@ write_slot(CanonSink *sink, RunSeries *s, const RunValues *rv, int slot)
 	else if (slot >= SLOT_NATIVE(0) && slot < SLOT_NATIVE(RUN_NNATIVE))
 		write_native(sink, rv, slot - SLOT_NATIVE(0));
 	else if (slot == SLOT_EXTERNAL_ID)
-	{
-		char	   *id = run_derived_string(s->external_id_stem, -1, rv->observed_at);
-
-		canon_write_string(sink, id, strlen(id));
-	}
+		write_external_id(sink, s, rv);
 	else
 		elog(ERROR, "run layout slot %d is not part of the identity", slot);
 }
@@ -1700,26 +1746,33 @@ bool
 run_external_key(RunSeries *s, const RunValues *rv, pg_uuid_t *result)
 {
 	RunPlan    *p = s->plan;
-	char	   *id;
-	char	   *name;
 	CanonSink  *sink;
-	StringInfo	text;
-	const char *errstr = NULL;
+	KidxDigest	digest;
 
-	run_strings(s, rv, &name, &id);
-	if (id == NULL)
+	if (s->external_id_stem == NULL && p->external_id_constant == NULL)
 		return false;
-	sink = canon_sink_text();
-	canon_sink_write(sink, "[", 1);
-	canon_write_value(sink, &p->source);
-	canon_sink_write(sink, ",", 1);
-	canon_write_string(sink, id, strlen(id));
+	if (p->source_canon == NULL)
+	{
+		MemoryContext old = MemoryContextSwitchTo(p->cxt);
+
+		sink = canon_sink_text();
+		canon_sink_write(sink, "[", 1);
+		canon_write_value(sink, &p->source);
+		canon_sink_write(sink, ",", 1);
+		p->source_canon = canon_sink_output(sink);
+		MemoryContextSwitchTo(old);
+	}
+
+	/* the first 16 bytes of SHA-256 of "[" source "," externalId "]" */
+	sink = canon_sink_digest();
+	canon_sink_write(sink, p->source_canon->data, p->source_canon->len);
+	if (s->external_id_stem != NULL)
+		write_external_id(sink, s, rv);
+	else
+		canon_write_string(sink, p->external_id_constant, strlen(p->external_id_constant));
 	canon_sink_write(sink, "]", 1);
-	text = canon_sink_output(sink);
-	if (!pg_md5_binary(text->data, text->len, result->data, &errstr))
-		ereport(ERROR,
-				(errcode(ERRCODE_OUT_OF_MEMORY),
-				 errmsg("could not compute MD5: %s", errstr)));
+	canon_sink_finish(sink, &digest);
+	memcpy(result->data, digest.data, UUID_LEN);
 	return true;
 }
 

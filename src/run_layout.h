@@ -58,9 +58,12 @@ typedef struct RunValues
 	bool		has[RI_N];
 	int64		v[RI_N];
 	Numeric		native[RUN_NNATIVE];	/* NULL: absent */
-	const char *native_text[RUN_NNATIVE];	/* the same as written, if known
-											 * (a shortcut to their canonical
-											 * text); NULL: not known */
+	const char *native_text[RUN_NNATIVE];	/* the same as written, if known;
+											 * NULL: not known */
+	const char *native_canon[RUN_NNATIVE];	/* their canonical JSON text, if
+											 * known; NULL: not known */
+	const char *external_id;	/* the externalId run_external_id() gives,
+								 * if known; NULL: not known */
 } RunValues;
 
 /* A series laid out for writing documents and digests (run_layout.c). */
@@ -119,14 +122,17 @@ extern void run_digest(RunSeries *series, const RunValues *values,
 					   KidxDigest *result);
 
 /*
- * The run's external key: md5 of the canonical JSON [source, externalId]
- * as a uuid; false when the run has no externalId.
+ * The run's external key: the first 16 bytes of SHA-256 of the canonical
+ * JSON [source, externalId] as a uuid; false when the run has no externalId.
  */
 extern bool run_external_key(RunSeries *series, const RunValues *values,
 							 pg_uuid_t *result);
 
 /* The string a stem derives for an instant (a run name or externalId). */
 extern char *run_derived_string(const char *stem, int cut, TimestampTz at);
+
+/* The run's externalId (NULL: none), palloc'd or the series'. */
+extern const char *run_external_id(RunSeries *series, const RunValues *values);
 
 /*
  * The run's name and externalId (NULL: none) as run_rebuild() writes them,

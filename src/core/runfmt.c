@@ -198,6 +198,50 @@ rfc3339_parse(const char *s, size_t len, Rfc3339 *out)
 	return RFC3339_OK;
 }
 
+/* Parse a plain "YYYY-MM-DD HH:MM:SS[.ffffff]" timestamp; see runfmt.h. */
+bool
+runfmt_plain_timestamp(const char *s, size_t len, int64_t *usec)
+{
+	size_t		i = 0;
+	int			y,
+				mo,
+				d,
+				h,
+				mi,
+				sec;
+	int64_t		frac = 0;
+
+	if (!digits(s, len, &i, 4, &y) || !expect(s, len, &i, '-') ||
+		!digits(s, len, &i, 2, &mo) || !expect(s, len, &i, '-') ||
+		!digits(s, len, &i, 2, &d) || !expect(s, len, &i, ' ') ||
+		!digits(s, len, &i, 2, &h) || !expect(s, len, &i, ':') ||
+		!digits(s, len, &i, 2, &mi) || !expect(s, len, &i, ':') ||
+		!digits(s, len, &i, 2, &sec))
+		return false;
+	if (i < len)
+	{
+		int			n = 0;
+
+		if (s[i++] != '.')
+			return false;
+		while (i < len && n < 6 && s[i] >= '0' && s[i] <= '9')
+		{
+			frac = frac * 10 + (s[i++] - '0');
+			n++;
+		}
+		if (n == 0 || i != len)
+			return false;
+		for (; n < 6; n++)
+			frac *= 10;
+	}
+	if (y < 1 || mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo) ||
+		h > 23 || mi > 59 || sec > 59)
+		return false;
+	*usec = (days_from_civil(y, mo, d) - PG_EPOCH_DAYS) * USECS_PER_DAY +
+		((int64_t) h * 3600 + mi * 60 + sec) * USECS_PER_SEC + frac;
+	return true;
+}
+
 /* A sentence saying what is wrong, for messages. */
 const char *
 rfc3339_status_text(rfc3339_status status)

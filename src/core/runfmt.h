@@ -64,6 +64,14 @@ typedef struct Rfc3339
  */
 extern rfc3339_status rfc3339_parse(const char *s, size_t len, Rfc3339 *out);
 
+/*
+ * Parse the plain date and time harness CSVs write, "YYYY-MM-DD HH:MM:SS"
+ * with up to six fraction digits, as a UTC instant; false (nothing set) for
+ * anything else or an impossible date or time (the caller's full parser
+ * then says what is wrong).
+ */
+extern bool runfmt_plain_timestamp(const char *s, size_t len, int64_t *usec);
+
 /* A sentence saying what a parse status means ("The day is not a day of its month."). */
 extern const char *rfc3339_status_text(rfc3339_status status);
 

@@ -339,6 +339,39 @@ test_derive_detect(void)
 	}
 }
 
+/* Plain CSV timestamps: agree with the RFC 3339 parser on the same instants. */
+static void
+test_plain_timestamp(void)
+{
+	int64_t		u = 0;
+	int			i;
+
+	check(runfmt_plain_timestamp("2025-04-28 00:38:25", 19, &u) && u == INT64_C(799115905000000),
+		  "plain reference timestamp: %" PRId64, u);
+	check(runfmt_plain_timestamp("2025-04-28 00:38:25.25", 22, &u) && u == INT64_C(799115905250000),
+		  "plain fraction: %" PRId64, u);
+	check(!runfmt_plain_timestamp("2025-04-28 00:38:25.1234567", 27, &u), "seven fraction digits");
+	check(!runfmt_plain_timestamp("2025-02-29 00:38:25", 19, &u), "not a leap year");
+	check(!runfmt_plain_timestamp("2025-04-28T00:38:25", 19, &u), "T is not plain");
+	check(!runfmt_plain_timestamp("2025-04-28 00:38", 16, &u), "no seconds");
+	check(!runfmt_plain_timestamp("2025-04-28 24:00:00", 19, &u), "hour 24");
+	check(!runfmt_plain_timestamp("0000-01-01 00:00:00", 19, &u), "year 0");
+	check(!runfmt_plain_timestamp("2025-04-28 00:38:25 ", 20, &u), "trailing space");
+	for (i = 0; i < 100000; i++)
+	{
+		int64_t		usec = (int64_t) (rnd() % INT64_C(252455615999999999));
+		char		at[RUNFMT_OBSERVED_AT_MAXLEN + 1];
+		size_t		len = observed_at_format(usec, at);
+		int64_t		back = -1;
+
+		/* the observedAt form with a space for T and no Z is plain */
+		at[10] = ' ';
+		at[len - 1] = '\0';
+		check(runfmt_plain_timestamp(at, len - 1, &back) && back == usec,
+			  "plain %s: %" PRId64 " for %" PRId64, at, back, usec);
+	}
+}
+
 /* Run every test. */
 int
 main(void)
@@ -347,6 +380,7 @@ main(void)
 	test_parse_cases();
 	test_format_random();
 	test_derive_detect();
+	test_plain_timestamp();
 	printf("runfmt: %ld passed, %ld failed\n", passed, failed);
 	return failed == 0 ? 0 : 1;
 }
