@@ -25,7 +25,7 @@ OBJS = \
 DATA_built = sql/$(EXTENSION)--$(EXTVERSION).sql
 
 # pg_regress suites: inputs sql/NAME.sql, expected output expected/NAME.out.
-REGRESS = digest canonical units store liger objects
+REGRESS = digest canonical units store documents liger objects
 REGRESS_OPTS = --load-extension=$(EXTENSION)
 
 PG_CPPFLAGS = -I$(srcdir)/src
@@ -53,6 +53,9 @@ all:
 	@echo "PostgreSQL server development files not found; run 'make test' or 'make demo' to install them" >&2
 	@exit 1
 endif
+
+# Every object is rebuilt when any header changes (PGXS tracks no headers).
+$(OBJS): $(wildcard src/*.h src/core/*.h)
 
 INSTALL_PARTS = $(sort $(wildcard src/sql/*.sql))
 sql/$(EXTENSION)--$(EXTVERSION).sql: $(INSTALL_PARTS) $(EXTENSION).control

@@ -32,14 +32,15 @@ SELECT (SELECT count(*) FROM kernelindex.runs) AS runs,
        (SELECT count(*) FROM kernelindex.environments) AS environments,
        (SELECT count(*) FROM kernelindex.workloads WHERE document IS NULL) AS workload_placeholders,
        (SELECT count(*) FROM kernelindex.implementations WHERE document IS NULL) AS implementation_placeholders,
+       (SELECT count(*) FROM kernelindex.comparability_keys) AS keys,
        (SELECT count(*) FROM kernelindex.run_series) AS series,
        NOT EXISTS (SELECT * FROM kernelindex.runs EXCEPT SELECT * FROM snap) AS unchanged;
 
--- Out again: the same JSON value, as jsonb and as canonical text; compact rows.
+-- Out again: the same JSON value, as jsonb and as canonical text; typed columns.
 SELECT name, r.digest,
        kernelindex.run_document(r.digest) = doc AS same_jsonb,
        kidx_canonical(kernelindex.run_document(r.digest)) = kidx_canonical(doc) AS same_canonical,
-       r.residual IS NULL AS typed_only,
+       kernelindex.run_json(r) = doc -> 'run' AS run_json,
        r.latency_ns, r.latency_ns_p20, r.latency_ns_p80, r.native_p50, r.observed_at AT TIME ZONE 'UTC' AS observed_utc
 FROM ref JOIN kernelindex.runs r ON r.digest = kidx_resource_digest(doc->'run')
 ORDER BY name;
@@ -47,58 +48,14 @@ SELECT count(*) AS exported, bool_and(d.document IN (SELECT doc FROM ref)) AS al
 FROM kernelindex.documents d;
 SELECT kernelindex.run_document(('sha256:' || repeat('0', 64))::kidx_digest) AS unknown_run;
 SELECT jsonb_object_keys(kernelindex.run_bundle(kidx_resource_digest(doc->'run'))) FROM ref WHERE name = 'grpo' ORDER BY 1;
-
--- A document that does not fit the series template still round-trips (residual).
-CREATE TEMP TABLE odd AS
-SELECT jsonb_set(jsonb_set(jsonb_set(doc, '{run,spec,observedAt}', '"2025-08-05T00:08:54Z"'),
-       '{run,spec,sourceNative,metrics,ms_50}', '94.830'), '{run,spec,sourceNative,externalId}', '"odd/one"') AS doc
-FROM ref WHERE name = 'grpo';
-SELECT kernelindex.ingest_document(doc) FROM odd;
-SELECT r.observed_at IS NULL AS observed_at_not_typed, r.native_p50,
-       kernelindex.run_document(r.digest) = odd.doc AS same_jsonb,
-       kidx_canonical(kernelindex.run_document(r.digest)) = kidx_canonical(odd.doc) AS same_canonical,
-       kernelindex.run_document(r.digest) #> '{run,spec,sourceNative,metrics}' AS metrics
-FROM odd JOIN kernelindex.runs r ON r.digest = kidx_resource_digest(odd.doc->'run');
-
--- Tampered copies are rejected and store nothing.
-CREATE TEMP TABLE before AS SELECT (SELECT count(*) FROM kernelindex.runs) AS runs,
-       (SELECT count(*) FROM kernelindex.protocols) AS protocols;
-\set VERBOSITY default
-\set SHOW_CONTEXT never
--- a changed protocol spec field
-SELECT kernelindex.ingest_document(jsonb_set(doc, '{protocol,spec,measurement,timer}', '"wall_clock"'))
-FROM ref WHERE name = 'sparsemax';
--- a changed digest
-SELECT kernelindex.ingest_document(jsonb_set(doc, '{run,spec,environmentDigest}',
-       '"sha256:1111111111111111111111111111111111111111111111111111111111111111"'))
-FROM ref WHERE name = 'sparsemax';
--- a malformed digest
-SELECT kernelindex.ingest_document(jsonb_set(doc, '{run,spec,protocolDigest}', '"sha256:abc"'))
-FROM ref WHERE name = 'sparsemax';
--- an impossible observation time
-SELECT kernelindex.ingest_document(jsonb_set(doc, '{run,spec,observedAt}', '"2025-02-30T00:38:25.000Z"'))
-FROM ref WHERE name = 'sparsemax';
--- a missing protocol (neither in the document nor stored)
-SELECT kernelindex.ingest_document(jsonb_set(doc - 'protocol', '{run,spec,protocolDigest}',
-       '"sha256:2222222222222222222222222222222222222222222222222222222222222222"'))
-FROM ref WHERE name = 'sparsemax';
--- a run without a digest, a wrong kind, an unknown member, not an object
-SELECT kernelindex.ingest_document(doc #- '{run,spec,workloadDigest}') FROM ref WHERE name = 'sparsemax';
-SELECT kernelindex.ingest_document(jsonb_set(doc, '{environment,kind}', '"Workload"')) FROM ref WHERE name = 'sparsemax';
-SELECT kernelindex.ingest_document(doc || '{"extra": 1}') FROM ref WHERE name = 'sparsemax';
-SELECT kernelindex.ingest_document('[1, 2]');
-SELECT kernelindex.ingest_document('{"apiVersion": "kernelindex.dev/v1alpha1", "kind": "Gadget", "spec": {}}');
--- a different run with the same source and externalId
-SELECT kernelindex.ingest_document(jsonb_set(doc, '{run,spec,status}', '"failed"')) FROM ref WHERE name = 'sparsemax';
--- a mismatch in the second element rolls back the first
-SELECT kernelindex.ingest_bundles(ARRAY[
-       jsonb_set(doc, '{run,spec,observedAt}', '"2026-01-01T00:00:00.000Z"'),
-       jsonb_set(doc, '{protocol,spec,harness,name}', '"other"')])
-FROM ref WHERE name = 'sparsemax';
-\set VERBOSITY terse
-SELECT (SELECT count(*) FROM kernelindex.runs) = runs AS runs_unchanged,
-       (SELECT count(*) FROM kernelindex.protocols) = protocols AS protocols_unchanged
-FROM before;
+-- What a series shares and what a run holds.
+\x on
+SELECT s.name_stem, s.name_cut, s.external_id_stem, s.native_unit, s.source, s.benchmark, s.pass, s.metric,
+       s.release, s.status, s.template
+FROM kernelindex.run_series s JOIN kernelindex.implementations i ON i.id = s.implementation_id
+JOIN ref ON i.digest = (ref.doc #>> '{run,spec,implementationDigest}')::kidx_digest
+WHERE ref.name = 'sparsemax';
+\x off
 
 -- A single run whose protocol and environment are stored; single resources.
 SELECT kernelindex.ingest_document(replace(doc::text, '2025-08-05', '2025-08-06')::jsonb->'run') IS NOT NULL AS ok
@@ -106,17 +63,37 @@ FROM ref WHERE name = 'grpo';
 SELECT kernelindex.ingest_document('{"apiVersion": "kernelindex.dev/v1alpha1", "kind": "Workload",
        "metadata": {"name": "w"}, "spec": {"kernel": "sparsemax"}}');
 SELECT count(*) FROM kernelindex.workloads WHERE document IS NOT NULL;
+-- A run whose workload is known by digest only: a placeholder, which gets
+-- its document when it comes (alone, or in a bundle without run), and the
+-- views see it.
+CREATE TEMP TABLE wl AS SELECT '{"apiVersion": "kernelindex.dev/v1alpha1", "kind": "Workload",
+       "metadata": {"name": "sparsemax-16384", "labels": {"label": "features16384-tokens2048-fp32"}},
+       "spec": {"kernel": "sparsemax", "x": {"name": "V", "value": 16384}}}'::jsonb AS doc;
+SELECT kernelindex.ingest_document(jsonb_set(ref.doc, '{run,spec,workloadDigest}', to_jsonb(kidx_resource_digest(wl.doc)::text))) IS NOT NULL AS ingested
+FROM ref, wl WHERE ref.name = 'sparsemax';
+SELECT document IS NULL AS placeholder FROM kernelindex.workloads w, wl WHERE w.digest = kidx_resource_digest(wl.doc);
+SELECT kernelindex.ingest_document(jsonb_build_object('workload', doc)) AS bundle_without_run FROM wl;
+SELECT w.document = wl.doc AS filled, w.kernel, w.label FROM kernelindex.workloads w, wl WHERE w.digest = kidx_resource_digest(wl.doc);
+SELECT workload_label, kernel, kernel_title FROM kernelindex.run_facts WHERE workload_digest = (SELECT kidx_resource_digest(doc)::text FROM wl);
+SELECT count(*) FILTER (WHERE document IS NULL) AS placeholders, count(*) AS workloads FROM kernelindex.workloads;
 
 -- COPY into the documents view ingests, one document per line (INSERT works too).
 INSERT INTO kernelindex.documents
 SELECT replace(doc::text, '2025-04-28', '2025-04-29')::jsonb FROM ref WHERE name = 'sparsemax';
 \copy (SELECT replace(doc::text, '2025-04-28', '2025-04-30') FROM ref WHERE name = 'sparsemax') TO 'results/store_documents.jsonl' WITH (FORMAT csv, QUOTE E'\x01', DELIMITER E'\x02')
 \copy kernelindex.documents FROM 'results/store_documents.jsonl' WITH (FORMAT csv, QUOTE E'\x01', DELIMITER E'\x02')
-SELECT count(*) AS runs, count(*) FILTER (WHERE residual IS NOT NULL) AS with_residual,
-       (SELECT count(*) FROM kernelindex.run_series) AS series FROM kernelindex.runs;
+SELECT count(*) AS runs, (SELECT count(*) FROM kernelindex.run_series) AS series FROM kernelindex.runs;
 -- and out: every run's bundle, one per line
 COPY (SELECT kidx_canonical(document) FROM kernelindex.documents WHERE document#>>'{run,spec,sourceNative,externalId}' LIKE 'sparsemax/%'
       ORDER BY 1) TO STDOUT WITH (FORMAT csv, QUOTE E'\x01', DELIMITER E'\x02');
+-- An INSERT into the view inside a failed subtransaction leaves nothing behind.
+BEGIN;
+SAVEPOINT s;
+INSERT INTO kernelindex.documents VALUES ('[1]');
+ROLLBACK TO SAVEPOINT s;
+INSERT INTO kernelindex.documents SELECT replace(doc::text, '2025-04-28', '2025-04-27')::jsonb FROM ref WHERE name = 'sparsemax';
+COMMIT;
+SELECT count(*) AS runs FROM kernelindex.runs;
 
 -- The operator: comparable runs, between rows and between documents.
 SELECT a.observed_at AT TIME ZONE 'UTC' AS a, b.observed_at AT TIME ZONE 'UTC' AS b
@@ -131,25 +108,27 @@ EXPLAIN (COSTS OFF) SELECT b.digest FROM kernelindex.runs a JOIN kernelindex.run
 WHERE a.digest = 'sha256:fa347ab5a1849bf7c7cb77f5c01d0d0171faac50bd8f3a03fe1d396737123546';
 RESET ALL;
 
--- runs.series_id and runs.variant_id are checked per statement, as a foreign key would.
+-- runs.series_id is checked per statement, as a foreign key would.
 \set VERBOSITY default
-INSERT INTO kernelindex.runs (comparability_key, digest, protocol_id, workload_id, environment_id,
-	implementation_id, series_id, variant_id)
-SELECT comparability_key, sha256('x')::kidx_digest, protocol_id, workload_id, environment_id,
-	implementation_id, -1, variant_id FROM kernelindex.runs LIMIT 1;
-UPDATE kernelindex.runs SET variant_id = -2 WHERE variant_id IS NOT NULL;
+INSERT INTO kernelindex.runs (comparability_key, digest, observed_at, series_id)
+SELECT comparability_key, sha256('x')::kidx_digest, now(), -1 FROM kernelindex.runs LIMIT 1;
+INSERT INTO kernelindex.runs (comparability_key, digest, observed_at, series_id)
+SELECT sha256('other key')::kidx_digest, sha256('y')::kidx_digest, now(), series_id FROM kernelindex.runs LIMIT 1;
+UPDATE kernelindex.runs SET series_id = -2 WHERE digest = (SELECT min(digest) FROM kernelindex.runs);
 DELETE FROM kernelindex.run_series WHERE id = (SELECT min(series_id) FROM kernelindex.runs);
-UPDATE kernelindex.run_variants SET id = -3 WHERE id = (SELECT min(variant_id) FROM kernelindex.runs);
-TRUNCATE kernelindex.run_series;
+TRUNCATE kernelindex.run_series CASCADE;
+UPDATE kernelindex.run_series SET name_cut = 99 WHERE id = (SELECT min(id) FROM kernelindex.run_series);
+DELETE FROM kernelindex.protocols;
 \set VERBOSITY terse
 -- A series no run uses can go.
-INSERT INTO kernelindex.run_series (key, template) VALUES (sha256('unused')::kidx_digest, '{}');
-DELETE FROM kernelindex.run_series WHERE key = sha256('unused')::kidx_digest;
+DELETE FROM kernelindex.runs WHERE observed_at::date IN ('2025-08-05', '2025-08-06');
+DELETE FROM kernelindex.run_series s WHERE NOT EXISTS (SELECT 1 FROM kernelindex.runs r WHERE r.series_id = s.id);
+SELECT count(*) AS series FROM kernelindex.run_series;
 
 -- Every table is dumped with its data.
 SELECT c.relname FROM pg_extension x, unnest(x.extconfig) AS t(oid) JOIN pg_class c ON c.oid = t.oid
 WHERE x.extname = 'kernelindex'
-  AND c.relname ~ '^(protocols|environments|workloads|implementations|run_series|run_variants|runs)(_id_seq)?$'
+  AND c.relname ~ '^(protocols|environments|workloads|implementations|comparability_keys|run_series|runs)(_id_seq)?$'
 ORDER BY 1;
 
 -- The C comparability key is the SPEC's formula, for any digests.
@@ -161,20 +140,32 @@ FROM (SELECT sha256(('p' || i)::bytea)::kidx_digest AS p, sha256(('w' || i)::byt
 SELECT kidx_comparability_key('sha256:080e6e66e4ec75a131aa0c9121c74b8e8eed64e7b6d621d567c6a28f79548be8',
 	'sha256:59e5c2df9b1189cb19d18d1b7b815712e6ff25deb213fcacd8287ee867273435',
 	'sha256:b12fdfab6a337672499b10212a1e986e49e4383777bd7cbb58321b09af4bf6a3') AS sparsemax_reference_key;
+-- and every stored key is the formula over its resources' digests
+SELECT count(*) AS keys, count(*) FILTER (WHERE k.key = kidx_comparability_key(p.digest, w.digest, e.digest)) AS right
+FROM kernelindex.comparability_keys k
+JOIN kernelindex.protocols p ON p.id = k.protocol_id
+JOIN kernelindex.workloads w ON w.id = k.workload_id
+JOIN kernelindex.environments e ON e.id = k.environment_id;
 
 -- A hostile search_path cannot take over the ingestion functions.
+CREATE TEMP TABLE later AS SELECT replace(doc::text, '2025-04-28', '2025-04-26')::jsonb AS doc FROM ref WHERE name = 'sparsemax';
 CREATE SCHEMA evil;
 CREATE FUNCTION evil.texteq(text, text) RETURNS boolean LANGUAGE plpgsql AS
 $$BEGIN RAISE NOTICE 'evil = called'; RETURN $1 OPERATOR(pg_catalog.=) $2; END$$;
 CREATE OPERATOR evil.= (LEFTARG = text, RIGHTARG = text, FUNCTION = evil.texteq);
+CREATE FUNCTION evil.unnest(anyarray) RETURNS SETOF anyelement LANGUAGE plpgsql AS
+$$BEGIN RAISE NOTICE 'evil unnest called'; END$$;
 SET search_path = evil, public, pg_catalog;
 SELECT kernelindex.ingest_document('{"apiVersion": "kernelindex.dev/v1alpha1", "kind": "Workload",
        "metadata": {"name": "w2"}, "spec": {"kernel": "softmax"}}') IS NOT NULL AS ingested;
 INSERT INTO kernelindex.documents VALUES ('{"apiVersion": "kernelindex.dev/v1alpha1", "kind": "Workload",
        "metadata": {"name": "w3"}, "spec": {"kernel": "swiglu"}}');
+INSERT INTO kernelindex.documents SELECT doc FROM later;
+\copy kernelindex.liger_rows FROM 'test/data/liger_sample.csv' WITH (FORMAT csv, HEADER MATCH)
+SELECT count(*) FROM kernelindex.run_facts;
 RESET search_path;
 DROP SCHEMA evil CASCADE;
 
 -- Leave the store empty for the suites that follow.
-TRUNCATE kernelindex.runs, kernelindex.run_series, kernelindex.run_variants, kernelindex.protocols,
+TRUNCATE kernelindex.runs, kernelindex.run_series, kernelindex.comparability_keys, kernelindex.protocols,
 	kernelindex.environments, kernelindex.workloads, kernelindex.implementations;

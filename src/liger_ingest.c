@@ -596,6 +596,17 @@ series_for(IngestStatement *st, LigerGroup *g, RunValues *rv, int64 ord)
 	pos.path = "$";
 	run_split(&doc->root, &pos, &split, &values);
 	s = ingest_series(st->batch, &split, ord);
+
+	/* The series digests this run as its document. */
+	{
+		KidxDigest	a,
+					b;
+
+		kidx_jsonb_resource_digest(doc, &a);
+		run_digest(ingest_series_get(st->batch, s), rv, &b);
+		if (memcmp(&a, &b, sizeof(KidxDigest)) != 0)
+			elog(ERROR, "the run layout does not reproduce the digest of Liger row " INT64_FORMAT, ord);
+	}
 	if (g->series < 0)
 	{
 		g->series = s;

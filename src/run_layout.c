@@ -180,6 +180,7 @@ typedef struct SplitState
 	size_t		sluglen;
 	bool		measurement_taken[RI_N];
 	char	   *status;
+	const char *kind;			/* the kind checked, for messages */
 } SplitState;
 
 /* ----------------------------------------------------------------
@@ -294,8 +295,8 @@ fault_missing(SplitState *st, const RunField *f)
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("document " INT64_FORMAT ": %s is missing",
 					st->pos->ord, st->path.data),
-			 errdetail("A BenchmarkRun's %s is required: %s.", st->path.data + strlen(st->pos->path) + 1,
-					   f->what)));
+			 errdetail("A %s's %s is required: %s.", st->kind,
+					   st->path.data + strlen(st->pos->path) + 1, f->what)));
 	path_pop(&st->path, old);
 }
 
@@ -900,6 +901,7 @@ run_split(JsonbContainer *run, const RunDocPos *pos, RunSeries *series,
 	st.pos = pos;
 	st.series = series;
 	st.values = values;
+	st.kind = "BenchmarkRun";
 	initStringInfo(&st.path);
 	appendStringInfoString(&st.path, pos->path);
 
@@ -1669,10 +1671,12 @@ slot_value(RunSeries *s, const RunValues *rv, int slot, JsonbValue *v)
 	{
 		int			i = slot - SLOT_NATIVE(0);
 
-		if (rv->native[i] == NULL)
+		if (rv->native[i] == NULL && rv->native_text[i] == NULL)
 			return false;
 		v->type = jbvNumeric;
-		v->val.numeric = rv->native[i];
+		v->val.numeric = rv->native[i] ? rv->native[i] :
+			DatumGetNumeric(DirectFunctionCall3(numeric_in, CStringGetDatum(rv->native_text[i]),
+												ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1)));
 	}
 	else
 	{
@@ -1815,6 +1819,7 @@ run_check_resource(JsonbContainer *c, const RunDocPos *pos, const char *kind)
 	st.pos = pos;
 	st.series = &series;
 	st.values = &values;
+	st.kind = kind;
 	initStringInfo(&st.path);
 	appendStringInfoString(&st.path, pos->path);
 	root.type = jbvBinary;

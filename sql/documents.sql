@@ -1,0 +1,95 @@
+-- Documents in: every kind of fault a document can have, one document each
+-- (test/data/bad_documents.tsv), refused with its SQLSTATE, the document's
+-- position and the JSON path of the fault, without the CONTEXT of internal
+-- queries; nothing is stored.
+\pset null '(null)'
+SET client_min_messages = warning;
+\set ref `cat test/data/records/sparsemax-backward-torch-rtx3090.json`
+CREATE TEMP TABLE base (name text PRIMARY KEY, doc jsonb);
+INSERT INTO base VALUES ('sparsemax', :'ref'::jsonb),
+	('sparsemax-noprotocol', :'ref'::jsonb - 'protocol'),
+	('sparsemax-noenvironment', :'ref'::jsonb - 'environment');
+CREATE TEMP TABLE faults (n serial, fault text, base text, op text, path text, value text);
+\copy faults (fault, base, op, path, value) FROM 'test/data/bad_documents.tsv' WITH (FORMAT text, HEADER true)
+CREATE TEMP TABLE cat AS
+SELECT f.n, f.fault,
+	CASE f.op
+		WHEN 'replace' THEN f.value::jsonb
+		WHEN 'set' THEN jsonb_set(b.doc, f.path::text[], f.value::jsonb, true)
+		WHEN 'delete' THEN b.doc #- f.path::text[]
+	END AS doc
+FROM faults f LEFT JOIN base b ON b.name = f.base;
+SELECT count(*) AS faults, count(*) FILTER (WHERE doc IS NULL AND fault <> 'JSON null') AS unbuilt FROM cat;
+
+\set VERBOSITY default
+\set SHOW_CONTEXT always
+SELECT format('SELECT kernelindex.ingest_document(doc) AS "%s" FROM cat WHERE n = %s', fault, n)
+FROM cat ORDER BY n \gexec
+-- The same faults as the second document of a statement: the position says so.
+SELECT kernelindex.ingest_bundles(ARRAY[(SELECT doc FROM base WHERE name = 'sparsemax'), doc])
+FROM cat WHERE fault = 'a latency that is a string';
+SELECT kernelindex.ingest_bundles(ARRAY[(SELECT doc FROM base WHERE name = 'sparsemax'), NULL]);
+\set VERBOSITY terse
+\set SHOW_CONTEXT errors
+
+-- Nothing was stored.
+SELECT (SELECT count(*) FROM kernelindex.runs) AS runs, (SELECT count(*) FROM kernelindex.protocols) AS protocols,
+	(SELECT count(*) FROM kernelindex.run_series) AS series, (SELECT count(*) FROM kernelindex.comparability_keys) AS keys;
+
+-- COPY into the view: a bad line fails the whole COPY at its line.
+\copy (SELECT doc FROM base WHERE name = 'sparsemax' UNION ALL SELECT doc FROM cat WHERE fault = 'observedAt a number') TO 'results/documents_bad.jsonl' WITH (FORMAT csv, QUOTE E'\x01', DELIMITER E'\x02')
+\set VERBOSITY default
+\copy kernelindex.documents FROM 'results/documents_bad.jsonl' WITH (FORMAT csv, QUOTE E'\x01', DELIMITER E'\x02')
+\set VERBOSITY terse
+SELECT count(*) AS runs FROM kernelindex.runs;
+
+-- Valid documents the layout cannot hold in its typed columns still come
+-- back exactly: their odd parts stay with the series.  Each case has a day
+-- of its own (so that no two share an externalId).
+CREATE TEMP TABLE odd (n int, name text, doc jsonb);
+CREATE FUNCTION pg_temp.odd_case(n int, name text, f text) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE d jsonb := replace((SELECT doc FROM base WHERE base.name = 'sparsemax')::text,
+	'2025-04-28', '2025-05-' || lpad(n::text, 2, '0'))::jsonb;
+BEGIN
+	EXECUTE 'SELECT ' || f USING d INTO d;
+	INSERT INTO odd VALUES (n, name, d);
+END $$;
+SELECT pg_temp.odd_case(1, 'observedAt with an offset', $$jsonb_set($1, '{run,spec,observedAt}', '"2025-05-01T02:38:25+02:00"')$$);
+SELECT pg_temp.odd_case(2, 'observedAt without fraction', $$jsonb_set($1, '{run,spec,observedAt}', '"2025-05-02T00:38:25Z"')$$);
+SELECT pg_temp.odd_case(3, 'a native value with trailing zeros', $$jsonb_set($1, '{run,spec,sourceNative,metrics,ms_50}', '2.6296319961547850')$$);
+SELECT pg_temp.odd_case(4, 'an externalId of another form', $$jsonb_set($1, '{run,spec,sourceNative,externalId}', '"run 42"')$$);
+SELECT pg_temp.odd_case(5, 'a name of another form', $$jsonb_set($1, '{run,metadata,name}', '"sparsemax-run"')$$);
+SELECT pg_temp.odd_case(6, 'a latency written with a decimal point', $$jsonb_set($1, '{run,spec,timing,latencyNs,median}', '2629632.0')$$);
+SELECT pg_temp.odd_case(7, 'a third measurement', $$jsonb_set($1, '{run,spec,measurements,2}', '{"unit": "ns", "value": 2640000, "metric": "latency", "statistic": "p99"}', true)$$);
+SELECT pg_temp.odd_case(8, 'measurements in another order', $$jsonb_set(jsonb_set($1, '{run,spec,measurements,0}', $1 #> '{run,spec,measurements,1}'), '{run,spec,measurements,1}', $1 #> '{run,spec,measurements,0}')$$);
+SELECT pg_temp.odd_case(9, 'native metrics of two units', $$jsonb_set($1, '{run,spec,sourceNative,metrics,us_50}', '2629.632', true)$$);
+SELECT pg_temp.odd_case(10, 'fields the layout does not know', $$jsonb_set(jsonb_set($1, '{run,spec,extra}', '{"b": [1, "x", null, true], "a": 0.5}', true), '{run,metadata,annotations}', '{"note": "é\u0001\"\\"}', true)$$);
+SELECT pg_temp.odd_case(11, 'a failed run without a value', $$jsonb_set($1 #- '{run,spec,timing}' #- '{run,spec,measurements}', '{run,spec,status}', '"failed"')$$);
+SELECT pg_temp.odd_case(12, 'a memory run', $$jsonb_set($1 #- '{run,spec,timing}', '{run,spec,memory}', '{"peakBytes": {"median": 1048576}, "primaryStatistic": "median"}')$$);
+SELECT pg_temp.odd_case(13, 'a name cut after a hyphen of the slug', $$jsonb_set($1, '{run,metadata,name}', '"liger-sparsemax-2025-05-13"')$$);
+SELECT pg_temp.odd_case(14, 'a microsecond observedAt', $$jsonb_set(jsonb_set($1, '{run,spec,observedAt}', '"2025-05-14T00:38:25.123456Z"'), '{run,spec,sourceNative,externalId}', '"sparsemax/2025-05-14-00-38-25-123456"')$$);
+SELECT o.name, kernelindex.ingest_document(o.doc) = kidx_resource_digest(o.doc -> 'run') AS ingested
+FROM odd o ORDER BY o.n;
+SELECT o.name, kernelindex.run_document(kidx_resource_digest(o.doc -> 'run')) = o.doc AS same_jsonb,
+	kidx_canonical(kernelindex.run_document(kidx_resource_digest(o.doc -> 'run'))) = kidx_canonical(o.doc) AS same_canonical
+FROM odd o ORDER BY o.n;
+SELECT count(*) AS runs, count(DISTINCT series_id) AS series FROM kernelindex.runs;
+-- where the odd parts went
+SELECT o.name, s.name_stem IS NOT NULL AS name_derived, s.name_cut, s.external_id_stem IS NOT NULL AS external_id_derived,
+	s.native_unit, s.template #> '{spec,observedAt}' AS observed_at_in_template,
+	s.template #> '{spec,timing,latencyNs}' AS latency_in_template
+FROM odd o JOIN kernelindex.runs r ON r.digest = kidx_resource_digest(o.doc -> 'run')
+JOIN kernelindex.run_series s ON s.id = r.series_id
+ORDER BY o.n;
+
+-- A different run (another status) with the same source and externalId is refused.
+\set VERBOSITY default
+SELECT kernelindex.ingest_document(jsonb_set(doc, '{run,spec,status}', '"skipped"')) FROM odd WHERE n = 3;
+-- and two such runs in one statement too
+SELECT kernelindex.ingest_bundles(ARRAY[d, jsonb_set(d, '{run,spec,status}', '"skipped"')])
+FROM (SELECT replace(doc::text, '2025-04-28', '2026-01-01')::jsonb AS d FROM base WHERE name = 'sparsemax') x;
+\set VERBOSITY terse
+
+-- Leave the store empty for the suites that follow.
+TRUNCATE kernelindex.runs, kernelindex.run_series, kernelindex.comparability_keys, kernelindex.protocols,
+	kernelindex.environments, kernelindex.workloads, kernelindex.implementations;
