@@ -31,7 +31,7 @@ SELECT count(*) AS runs,
 FROM kernelindex.runs;
 
 \echo '== one run, exported as its {run, protocol, environment} bundle'
-SELECT jsonb_pretty(kernelindex.run_document(run_digest) -> 'run') AS run
+SELECT jsonb_pretty(kernelindex.run_document(run_digest::kidx_digest) -> 'run') AS run
 FROM kernelindex.run_facts
 WHERE external_id = 'sparsemax/backward/torch/nvidia-geforce-rtx-3090/features16384-tokens2048-fp32/2025-04-28-00-38-25';
 

@@ -1,5 +1,7 @@
-# pg_dump then pg_restore into a new database keeps every row of the store,
-# and the restored store keeps working (identity sequences restored too).
+# pg_dump then pg_restore into a new database keeps every row of the store
+# (documents and Liger CSV rows), the restore passes the statement-level
+# reference checks of kernelindex.runs, and the restored store keeps working
+# (identity sequences restored too).
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -32,13 +34,20 @@ SELECT (SELECT count(*) FROM kernelindex.runs) || '/' ||
        (SELECT count(*) FROM kernelindex.environments) || '/' ||
        (SELECT count(*) FROM kernelindex.workloads) || '/' ||
        (SELECT count(*) FROM kernelindex.implementations) || '/' ||
-       (SELECT count(*) FROM kernelindex.run_series) || '/' ||
-       (SELECT count(*) FROM kernelindex.run_variants) || ' ' ||
+       (SELECT count(*) FROM kernelindex.comparability_keys) || '/' ||
+       (SELECT count(*) FROM kernelindex.run_series) || ' ' ||
        (SELECT md5(string_agg(kidx_canonical(document), E'\n' ORDER BY kidx_canonical(document)))
         FROM kernelindex.documents)};
 my $before = $node->safe_psql('src', $summary);
 is((split / /, $before)[0], '4/2/2/2/2/2/2', 'source store loaded')
   if @files == 2;
+
+# And the rows of a Liger CSV sample.
+my $sample = "$ENV{KIDX_TOP}/test/data/liger_sample.csv";
+$node->safe_psql('src', "\\copy kernelindex.liger_rows FROM '$sample' WITH (FORMAT csv, HEADER MATCH)");
+my $runs = $node->safe_psql('src', 'SELECT count(*) FROM kernelindex.runs');
+cmp_ok($runs, '>', 4 + 20, 'Liger sample loaded');
+$before = $node->safe_psql('src', $summary);
 
 my $dump = $node->basedir . '/src.dump';
 $node->command_ok([ 'pg_dump', '-Fc', '-d', $node->connstr('src'), '-f', $dump ], 'pg_dump');
@@ -53,7 +62,10 @@ my $doc = slurp_file($files[0]);
 $node->safe_psql('dst',
 	"SELECT kernelindex.ingest_document(replace(\$kidx\$$doc\$kidx\$, '2025-', '2023-')::jsonb)");
 is($node->safe_psql('dst', 'SELECT count(*) FROM kernelindex.runs'),
-	(2 * @files + 1), 'restored store ingests a new run');
+	$runs + 1, 'restored store ingests a new run');
+$node->safe_psql('dst', "\\copy kernelindex.liger_rows FROM '$sample' WITH (FORMAT csv, HEADER MATCH)");
+is($node->safe_psql('dst', 'SELECT count(*) FROM kernelindex.runs'),
+	$runs + 1, 'loading the sample again into the restored store changes nothing');
 is($node->safe_psql('dst', 'SELECT count(*) FROM kernelindex.run_series'),
 	$node->safe_psql('src', 'SELECT count(*) FROM kernelindex.run_series'),
 	'a new run of a known series reuses it after restore');
