@@ -38,6 +38,7 @@
 #include "access/xact.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_operator_d.h"
+#include "catalog/pg_trigger.h"
 #include "catalog/pg_type.h"
 #include "commands/trigger.h"
 #include "common/hashfn.h"
@@ -89,6 +90,7 @@ typedef struct BatchSeries
 	int			impl;			/* its implementation (BatchResource) */
 	int64		ord;
 	int32		id;				/* its id once stored */
+	bool		used;			/* a run of it was written */
 } BatchSeries;
 
 /* A comparability key of the batch. */
@@ -823,7 +825,54 @@ typedef struct RunsWriter
 	int			nused;
 	int64		stored;
 	HTAB	   *externals;		/* of the key being written */
+	bool		fire;			/* fire the triggers of runs */
+	bool		check;			/* else check references here */
 } RunsWriter;
+
+/* Does a trigger fire now (as PostgreSQL's TriggerEnabled decides)? */
+static bool
+trigger_fires(Trigger *t)
+{
+	if (SessionReplicationRole == SESSION_REPLICATION_ROLE_REPLICA)
+		return t->tgenabled != TRIGGER_FIRES_ON_ORIGIN && t->tgenabled != TRIGGER_DISABLED;
+	return t->tgenabled != TRIGGER_FIRES_ON_REPLICA && t->tgenabled != TRIGGER_DISABLED;
+}
+
+/*
+ * How a batch treats the triggers of kernelindex.runs.  When the only one an
+ * INSERT fires is kernelindex.runs_references_check() (the extension's own),
+ * the batch makes that check itself, for the series it used, instead of
+ * capturing every run in a transition table for it; with any other trigger
+ * on runs, every trigger fires as for an INSERT.
+ */
+static void
+writer_triggers(RunsWriter *w)
+{
+	TriggerDesc *td = w->rel->trigdesc;
+	int			i;
+
+	w->fire = false;
+	w->check = false;
+	for (i = 0; td != NULL && i < td->numtriggers; i++)
+	{
+		Trigger    *t = &td->triggers[i];
+		char	   *fn = get_func_name(t->tgfoid);
+
+		if (!TRIGGER_FOR_INSERT(t->tgtype))
+			continue;
+		if (fn != NULL &&
+			strcmp(fn, "runs_references_check") == 0 &&
+			get_func_namespace(t->tgfoid) == get_namespace_oid("kernelindex", false))
+		{
+			w->check = trigger_fires(t);
+			continue;
+		}
+		w->fire = true;
+		break;
+	}
+	if (w->fire)
+		w->check = false;
+}
 
 /* Is an index a unique btree on exactly these two columns? */
 static bool
@@ -884,8 +933,12 @@ writer_open(RunsWriter *w)
 	if (ActiveSnapshotSet())
 		w->estate->es_snapshot = GetActiveSnapshot();
 	w->bistate = GetBulkInsertState();
-	AfterTriggerBeginQuery();
-	w->tcs = MakeTransitionCaptureState(w->rel->trigdesc, relid, CMD_INSERT);
+	writer_triggers(w);
+	if (w->fire)
+	{
+		AfterTriggerBeginQuery();
+		w->tcs = MakeTransitionCaptureState(w->rel->trigdesc, relid, CMD_INSERT);
+	}
 
 	desc = RelationGetDescr(w->rel);
 	for (i = 0; i < RW_N; i++)
@@ -908,8 +961,8 @@ writer_open(RunsWriter *w)
 	w->probe = table_slot_create(w->rel, NULL);
 	for (i = 0; i < INGEST_MULTI_INSERT; i++)
 		w->slots[i] = table_slot_create(w->rel, NULL);
-
-	ExecBSInsertTriggers(w->estate, w->rri);
+	if (w->fire)
+		ExecBSInsertTriggers(w->estate, w->rri);
 }
 
 /*
@@ -989,7 +1042,8 @@ writer_flush(RunsWriter *w)
 		List	   *recheck = ExecInsertIndexTuples(w->rri, w->slots[i], w->estate,
 													false, false, NULL, NIL);
 
-		ExecARInsertTriggers(w->estate, w->rri, w->slots[i], recheck, w->tcs);
+		if (w->fire)
+			ExecARInsertTriggers(w->estate, w->rri, w->slots[i], recheck, w->tcs);
 		list_free(recheck);
 		ExecClearTuple(w->slots[i]);
 	}
@@ -998,15 +1052,35 @@ writer_flush(RunsWriter *w)
 	ResetPerTupleExprContext(w->estate);
 }
 
-/* Close kernelindex.runs: AFTER STATEMENT triggers fire here. */
+/*
+ * Close kernelindex.runs: AFTER STATEMENT triggers fire here, or the batch
+ * checks the series its runs use.
+ */
 static void
-writer_close(RunsWriter *w)
+writer_close(RunsWriter *w, IngestBatch *b)
 {
 	int			i;
 
 	writer_flush(w);
-	ExecASInsertTriggers(w->estate, w->rri, w->tcs);
-	AfterTriggerEndQuery(w->estate);
+	if (w->fire)
+	{
+		ExecASInsertTriggers(w->estate, w->rri, w->tcs);
+		AfterTriggerEndQuery(w->estate);
+	}
+	else if (w->check)
+	{
+		int32	   *ids = palloc(sizeof(int32) * Max(b->nseries, 1));
+		KidxDigest *keys = palloc(sizeof(KidxDigest) * Max(b->nseries, 1));
+		int			n = 0;
+
+		for (i = 0; i < b->nseries; i++)
+			if (b->series[i]->used)
+			{
+				ids[n] = b->series[i]->id;
+				keys[n++] = b->series[i]->s.comparability_key;
+			}
+		references_check_series(n, ids, keys);
+	}
 	FreeBulkInsertState(w->bistate);
 	table_finish_bulk_insert(w->rel, 0);
 	ExecDropSingleTupleTableSlot(w->probe);
@@ -1097,6 +1171,7 @@ writer_put(RunsWriter *w, IngestBatch *b, TupleTableSlot *in, BatchKey *key)
 	SET(RW_KEY, v[RC_KEY - 1]);
 	SET(RW_DIGEST, v[RC_DIGEST - 1]);
 	SET(RW_SERIES, Int32GetDatum(b->series[DatumGetInt32(v[RC_SERIES - 1])]->id));
+	b->series[DatumGetInt32(v[RC_SERIES - 1])]->used = true;
 	SET(RW_OBSERVED, v[RC_OBSERVED_AT - 1]);
 	for (i = 0; i < RI_N; i++)
 		if (!nulls[RC_INT0 - 1 + i])
@@ -1172,7 +1247,7 @@ store_runs(IngestBatch *b)
 		have_prev = true;
 		writer_put(&w, b, in, key);
 	}
-	writer_close(&w);
+	writer_close(&w, b);
 	ExecDropSingleTupleTableSlot(in);
 	tuplesort_end(b->runs);
 	b->runs = NULL;

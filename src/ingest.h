@@ -72,6 +72,10 @@ extern IngestStatement *ingest_statement_end(Oid relid);
 extern int	ingest_spi(const char *sql, int nargs, Oid *argtypes, Datum *values,
 					   const char *nulls, bool read_only, long count);
 
+/* Check and lock the series a statement's runs use (references.c). */
+extern void references_check_series(int n, const int32 *ids,
+									const KidxDigest *keys);
+
 /* The kidx_digest type and its array type. */
 extern Oid	kidx_digest_type(void);
 extern Oid	kidx_digest_array_type(void);

@@ -52,7 +52,6 @@ typedef struct SeriesRef
 {
 	int32		id;
 	KidxDigest	key;
-	bool		found;
 } SeriesRef;
 
 /* Collect the distinct series of a transition table, checking their keys. */
@@ -86,7 +85,6 @@ collect_series(Tuplestorestate *rows, TupleDesc desc, AttrNumber id_att,
 		if (!found)
 		{
 			r->key = *key;
-			r->found = false;
 			(*n)++;
 		}
 		else if (memcmp(&r->key, key, sizeof(KidxDigest)) != 0)
@@ -106,40 +104,26 @@ collect_series(Tuplestorestate *rows, TupleDesc desc, AttrNumber id_att,
 	return refs;
 }
 
-/* AFTER INSERT or UPDATE FOR EACH STATEMENT on kernelindex.runs. */
-Datum
-kidx_runs_references_check(PG_FUNCTION_ARGS)
+/*
+ * Check that the series ids[0..n) exist with the comparability keys
+ * keys[0..n), and lock them FOR KEY SHARE until this transaction ends: the
+ * check an RI trigger makes, once per series.
+ */
+void
+references_check_series(int n, const int32 *ids, const KidxDigest *keys)
 {
-	TriggerData *td = (TriggerData *) fcinfo->context;
-	Relation	rel;
-	AttrNumber	id_att;
-	AttrNumber	key_att;
-	HTAB	   *refs;
-	HASH_SEQ_STATUS seq;
-	SeriesRef  *r;
-	Datum	   *ids;
+	Datum	   *elems = palloc(sizeof(Datum) * Max(n, 1));
+	bool	   *found = palloc0(sizeof(bool) * Max(n, 1));
 	Oid			argtypes[1] = {INT4ARRAYOID};
 	Datum		args[1];
-	int			n;
-	int			i = 0;
 	uint64		k;
+	int			i;
 
-	if (!CALLED_AS_TRIGGER(fcinfo) || !TRIGGER_FIRED_FOR_STATEMENT(td->tg_event) ||
-		!TRIGGER_FIRED_AFTER(td->tg_event) || td->tg_newtable == NULL)
-		elog(ERROR, "kidx_runs_references_check: not called as an AFTER statement trigger with a NEW TABLE");
-	rel = td->tg_relation;
-	id_att = attnameAttNum(rel, "series_id", false);
-	key_att = attnameAttNum(rel, "comparability_key", false);
-	refs = collect_series(td->tg_newtable, RelationGetDescr(rel), id_att, key_att, &n);
 	if (n == 0)
-		return PointerGetDatum(NULL);
-
-	ids = palloc(sizeof(Datum) * n);
-	hash_seq_init(&seq, refs);
-	while ((r = hash_seq_search(&seq)) != NULL)
-		ids[i++] = Int32GetDatum(r->id);
-	args[0] = PointerGetDatum(construct_array(ids, n, INT4OID, 4, true, TYPALIGN_INT));
-
+		return;
+	for (i = 0; i < n; i++)
+		elems[i] = Int32GetDatum(ids[i]);
+	args[0] = PointerGetDatum(construct_array(elems, n, INT4OID, 4, true, TYPALIGN_INT));
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	ingest_spi("SELECT s.id, s.comparability_key FROM kernelindex.run_series AS s"
@@ -152,16 +136,17 @@ kidx_runs_references_check(PG_FUNCTION_ARGS)
 		KidxDigest *key = (KidxDigest *) DatumGetPointer(SPI_getbinval(SPI_tuptable->vals[k],
 																	   SPI_tuptable->tupdesc, 2, &isnull));
 
-		r = hash_search(refs, &id, HASH_FIND, NULL);
-		if (r == NULL)
-			continue;
-		r->found = true;
-		if (memcmp(&r->key, key, sizeof(KidxDigest)) != 0)
+		for (i = 0; i < n; i++)
 		{
 			char		a[KIDX_DIGEST_TEXT_LEN + 1];
 			char		b[KIDX_DIGEST_TEXT_LEN + 1];
 
-			kidx_digest_to_cstring(&r->key, a);
+			if (ids[i] != id)
+				continue;
+			found[i] = true;
+			if (memcmp(&keys[i], key, sizeof(KidxDigest)) == 0)
+				continue;
+			kidx_digest_to_cstring(&keys[i], a);
 			kidx_digest_to_cstring(key, b);
 			ereport(ERROR,
 					(errcode(ERRCODE_FOREIGN_KEY_VIOLATION),
@@ -171,16 +156,44 @@ kidx_runs_references_check(PG_FUNCTION_ARGS)
 		}
 	}
 	SPI_finish();
-	hash_seq_init(&seq, refs);
-	while ((r = hash_seq_search(&seq)) != NULL)
-		if (!r->found)
-		{
-			hash_seq_term(&seq);
+	for (i = 0; i < n; i++)
+		if (!found[i])
 			ereport(ERROR,
 					(errcode(ERRCODE_FOREIGN_KEY_VIOLATION),
 					 errmsg("insert or update on table \"runs\" violates the reference to table \"run_series\""),
-					 errdetail("Key (series_id)=(%d) is not present in table \"run_series\".", r->id)));
-		}
+					 errdetail("Key (series_id)=(%d) is not present in table \"run_series\".", ids[i])));
+}
+
+/* AFTER INSERT or UPDATE FOR EACH STATEMENT on kernelindex.runs. */
+Datum
+kidx_runs_references_check(PG_FUNCTION_ARGS)
+{
+	TriggerData *td = (TriggerData *) fcinfo->context;
+	Relation	rel;
+	HTAB	   *refs;
+	HASH_SEQ_STATUS seq;
+	SeriesRef  *r;
+	int32	   *ids;
+	KidxDigest *keys;
+	int			n;
+	int			i = 0;
+
+	if (!CALLED_AS_TRIGGER(fcinfo) || !TRIGGER_FIRED_FOR_STATEMENT(td->tg_event) ||
+		!TRIGGER_FIRED_AFTER(td->tg_event) || td->tg_newtable == NULL)
+		elog(ERROR, "kidx_runs_references_check: not called as an AFTER statement trigger with a NEW TABLE");
+	rel = td->tg_relation;
+	refs = collect_series(td->tg_newtable, RelationGetDescr(rel),
+						  attnameAttNum(rel, "series_id", false),
+						  attnameAttNum(rel, "comparability_key", false), &n);
+	ids = palloc(sizeof(int32) * Max(n, 1));
+	keys = palloc(sizeof(KidxDigest) * Max(n, 1));
+	hash_seq_init(&seq, refs);
+	while ((r = hash_seq_search(&seq)) != NULL)
+	{
+		ids[i] = r->id;
+		keys[i++] = r->key;
+	}
+	references_check_series(n, ids, keys);
 	return PointerGetDatum(NULL);
 }
 
