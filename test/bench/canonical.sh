@@ -42,6 +42,11 @@ if [ $rc -ne 0 ]; then
   echo "canonical: psql failed (exit $rc)" >&2
   exit 1
 fi
+. "$here/lib.sh"
+kb=$(sed -n 's/.*ratio kidx\/builtin  = \([0-9.]*\).*/\1/p' "$out")
+pk=$(sed -n 's/.*ratio plpgsql\/kidx  = \([0-9.]*\).*/\1/p' "$out")
+result "kidx_canonical_digest / sha256(convert_to(doc::text))" "<= 1x" "${kb}x" "$(at_most "$kb" 1)"
+result "PL/pgSQL canonicalizer / kidx_canonical_digest" ">= 20x" "${pk}x" "$(at_most 20 "$pk")"
 if [ "${BENCH_STRICT:-0}" = 1 ] && grep -qE 'NOT met|DISAGREEMENT|WARNING' "$out"; then
   exit 1
 fi

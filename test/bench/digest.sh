@@ -4,8 +4,12 @@
 # same digests stored as text.  Side by side in one run, best of 3,
 # interleaved.  Needs a database with the extension (libpq variables).
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
 n=${DIGEST_BENCH_ROWS:-1000000}
-psql -X -q -v ON_ERROR_STOP=1 -v n="$n" <<'SQL'
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+psql -X -q -v ON_ERROR_STOP=1 -v n="$n" <<'SQL' | tee "$out"
 SET client_min_messages = warning;
 SET maintenance_work_mem = '256MB';
 SET max_parallel_maintenance_workers = 0;
@@ -13,6 +17,7 @@ DROP TABLE IF EXISTS bench_digests;
 CREATE TABLE bench_digests AS
 SELECT sha256(i::text::bytea)::kidx_digest AS d,
        md5(i::text)::uuid AS u,
+       sha256(i::text::bytea) AS b,
        sha256(i::text::bytea)::kidx_digest::text AS t
 FROM generate_series(1, :n) AS i;
 VACUUM ANALYZE bench_digests;
@@ -28,9 +33,9 @@ BEGIN
 	EXECUTE format('CREATE INDEX bench_%s ON bench_digests (%I)', kind, col);
 	INSERT INTO timings VALUES (kind, extract(epoch FROM clock_timestamp() - t0) * 1000);
 END $$;
-CALL pg_temp.time_index('digest', 'd'); CALL pg_temp.time_index('uuid', 'u'); CALL pg_temp.time_index('text', 't');
-CALL pg_temp.time_index('uuid', 'u'); CALL pg_temp.time_index('text', 't'); CALL pg_temp.time_index('digest', 'd');
-CALL pg_temp.time_index('text', 't'); CALL pg_temp.time_index('digest', 'd'); CALL pg_temp.time_index('uuid', 'u');
+CALL pg_temp.time_index('digest', 'd'); CALL pg_temp.time_index('uuid', 'u'); CALL pg_temp.time_index('text', 't'); CALL pg_temp.time_index('bytea', 'b');
+CALL pg_temp.time_index('uuid', 'u'); CALL pg_temp.time_index('bytea', 'b'); CALL pg_temp.time_index('text', 't'); CALL pg_temp.time_index('digest', 'd');
+CALL pg_temp.time_index('bytea', 'b'); CALL pg_temp.time_index('text', 't'); CALL pg_temp.time_index('digest', 'd'); CALL pg_temp.time_index('uuid', 'u');
 
 \pset footer off
 \echo
@@ -39,8 +44,16 @@ SELECT kind, round(min(ms)::numeric, 1) AS best_ms,
        pg_size_pretty(pg_relation_size('bench_' || kind)) AS index_size,
        pg_relation_size('bench_' || kind) AS bytes
 FROM timings GROUP BY kind ORDER BY kind;
-SELECT round(((SELECT min(ms) FROM timings WHERE kind = 'digest') /
-              (SELECT min(ms) FROM timings WHERE kind = 'uuid'))::numeric, 3) AS "build time digest/uuid (target <= 1)",
-       round(pg_relation_size('bench_digest')::numeric / pg_relation_size('bench_text'), 3) AS "size digest/text (target <= 0.6)";
+\pset tuples_only on
+\pset format unaligned
+SELECT 'RESULT ' || round(((SELECT min(ms) FROM timings WHERE kind = 'digest') /
+              (SELECT min(ms) FROM timings WHERE kind = 'bytea'))::numeric, 2)
+       || ' ' || round(((SELECT min(ms) FROM timings WHERE kind = 'digest') /
+              (SELECT min(ms) FROM timings WHERE kind = 'uuid'))::numeric, 2)
+       || ' ' || round(pg_relation_size('bench_digest')::numeric / pg_relation_size('bench_text'), 2);
 DROP TABLE bench_digests;
 SQL
+read -r _ vb vu vs < <(grep '^RESULT ' "$out")
+result "btree build on $n digests: kidx_digest / bytea" "<= 1x" "${vb}x" "$(at_most "$vb" 1)"
+result "btree build on $n digests: kidx_digest / uuid" "<= 1.1x" "${vu}x" "$(at_most "$vu" 1.1)"
+result "btree size on $n digests: kidx_digest / text" "<= 0.6x" "${vs}x" "$(at_most "$vs" 0.6)"
