@@ -16,7 +16,9 @@ OBJS = \
 	src/ingest.o \
 	src/documents.o \
 	src/references.o \
+	src/bi.o \
 	src/core/runfmt.o \
+	src/core/release.o \
 	src/core/jcs.o \
 	src/core/decimal.o
 
@@ -25,7 +27,7 @@ OBJS = \
 DATA_built = sql/$(EXTENSION)--$(EXTVERSION).sql
 
 # pg_regress suites: inputs sql/NAME.sql, expected output expected/NAME.out.
-REGRESS = digest canonical units store documents liger objects
+REGRESS = digest canonical units store documents liger bi objects
 REGRESS_OPTS = --load-extension=$(EXTENSION)
 
 PG_CPPFLAGS = -I$(srcdir)/src

@@ -116,8 +116,9 @@ SELECT kernelindex.liger_workload_label('rope', 'T', '1', '{"a": "1"}') AS strin
 	kernelindex.liger_workload_label('rope', 'T', '1', '{"a": "x,b=2"}') AS tricky;
 
 -- The speedup view.
-SELECT kernel, pass, metric, gpu, workload_label, provider, reference_latency_ms, latency_ms, speedup, memory_ratio
-FROM kernelindex.speedups WHERE provider <> 'torch' ORDER BY kernel, pass, metric;
+SELECT kernel, pass, metric, gpu, workload_label, provider, reference_latency_ms, latency_ms,
+	round(speedup::numeric, 3) AS speedup, round(memory_ratio::numeric, 3) AS memory_ratio, outside_noise
+FROM kernelindex.speedups ORDER BY kernel, pass, metric;
 
 -- A hostile search_path cannot take over the ingestion (two runs of one series).
 CREATE SCHEMA evil;

@@ -51,7 +51,8 @@ SELECT kernel_title AS kernel, pass, gpu || COALESCE(' ' || gpu_form_factor, '')
 	workload_label AS workload,
 	round(reference_latency_ms, 3) AS "PyTorch ms",
 	round(latency_ms, 3) AS "Liger ms",
-	s.speedup || 'x' AS speedup
+	round(s.speedup::numeric, 2) || 'x' AS speedup,
+	CASE WHEN s.outside_noise THEN 'yes' ELSE 'no' END AS "outside noise"
 FROM kernelindex.speedups s
 WHERE provider = 'liger' AND metric = 'latency'
 ORDER BY s.speedup DESC, kernel, pass, gpu, workload
@@ -61,8 +62,41 @@ LIMIT 15;
 SELECT kernel_title AS kernel, pass, gpu, workload_label AS workload,
 	round(reference_peak_bytes / 1048576.0, 1) AS "PyTorch MiB",
 	round(peak_bytes / 1048576.0, 1) AS "Liger MiB",
-	memory_ratio || 'x' AS ratio
+	round(memory_ratio::numeric, 2) || 'x' AS ratio
 FROM kernelindex.speedups
 WHERE provider = 'liger' AND metric = 'peak_memory'
 ORDER BY memory_ratio DESC, kernel, pass, gpu, workload
 LIMIT 10;
+
+\echo '== per release: geometric-mean speedup over PyTorch, and how many workloads are outside the noise (kernelindex.release_speedups)'
+SELECT release, kernel_title AS kernel, pass, gpu, round(geomean_speedup::numeric, 2) || 'x' AS "geomean speedup",
+	workloads, faster_outside_noise AS "faster, outside noise", slower_outside_noise AS "slower, outside noise"
+FROM kernelindex.release_speedups
+WHERE provider = 'liger' AND metric = 'latency'
+ORDER BY release_rank DESC, geomean_speedup DESC
+LIMIT 12;
+
+\echo '== since which release Liger beats PyTorch outside the noise, and whether it still does (kernelindex.speedup_since)'
+SELECT kernel_title AS kernel, pass, gpu, count(*) AS workloads,
+	count(*) FILTER (WHERE since_release IS NOT NULL) AS "ever faster",
+	count(*) FILTER (WHERE still_faster) AS "still faster",
+	(array_agg(since_release ORDER BY since_release_rank) FILTER (WHERE since_release IS NOT NULL))[1] AS "first such release"
+FROM kernelindex.speedup_since
+WHERE provider = 'liger' AND metric = 'latency'
+GROUP BY 1, 2, 3
+ORDER BY 1, 2, 3
+LIMIT 12;
+
+\echo '== the worst regressions between consecutive releases (kernelindex.release_changes)'
+SELECT count(*) = 0 AS no_changes FROM kernelindex.release_changes \gset
+\if :no_changes
+\echo '(none: every workload of these files was measured in one release only)'
+\else
+SELECT regression_rank AS rank, kernel, pass, gpu, workload_label AS workload, provider,
+	old_release || ' -> ' || new_release AS releases,
+	old_latency_ms AS "old ms", new_latency_ms AS "new ms", round(ratio::numeric, 2) || 'x' AS "new / old", outside_noise
+FROM kernelindex.release_changes
+WHERE metric = 'latency'
+ORDER BY regression_rank
+LIMIT 10;
+\endif

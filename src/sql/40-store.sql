@@ -217,6 +217,7 @@ CREATE TABLE kernelindex.runs (
 	CONSTRAINT runs_external_key UNIQUE (comparability_key, external_key)
 );
 CREATE INDEX runs_digest ON kernelindex.runs USING hash (digest);
+CREATE INDEX runs_series_observed ON kernelindex.runs (series_id, observed_at);
 COMMENT ON TABLE kernelindex.runs IS
 'BenchmarkRun resources as typed columns; kernelindex.run_document(digest) rebuilds the document';
 COMMENT ON COLUMN kernelindex.runs.comparability_key IS 'kidx_comparability_key(protocol, workload, environment): runs are comparable iff equal (distribution key)';

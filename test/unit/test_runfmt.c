@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../src/core/release.h"
 #include "../../src/core/runfmt.h"
 
 static long passed = 0;
@@ -372,6 +373,72 @@ test_plain_timestamp(void)
 	}
 }
 
+/* Compare two release labels' keys: <0, 0 or >0; 99 if either is no version. */
+static int
+release_cmp(const char *a, const char *b)
+{
+	unsigned char ka[RELEASE_KEY_MAX];
+	unsigned char kb[RELEASE_KEY_MAX];
+	size_t		la = release_version_key(a, strlen(a), ka);
+	size_t		lb = release_version_key(b, strlen(b), kb);
+	int			c;
+
+	if (la == 0 || lb == 0)
+		return 99;
+	c = memcmp(ka, kb, la < lb ? la : lb);
+	if (c != 0)
+		return c < 0 ? -1 : 1;
+	return la < lb ? -1 : la > lb ? 1 : 0;
+}
+
+/* Release labels in version order: a list in order, and what is no version. */
+static void
+test_release_order(void)
+{
+	static const char *const ordered[] = {
+		"0.1.1", "0.2.1", "0.3.1", "0.4.0", "0.4.1", "0.4.2", "0.5.4", "0.5.8",
+		"0.5.9", "0.5.10", "0.6.0.dev1", "0.6.0a1", "0.6.0-alpha.2", "0.6.0b1",
+		"0.6.0rc1", "0.6.0-rc.2", "0.6.0", "0.6.0.1rc1", "0.6.1", "v0.7", "0.8.0",
+		"0.8.1", "1", "1.0.1", "10.0"
+	};
+	static const char *const not_versions[] = {
+		"", "main", "nightly-2025-08-01", "0.6.x", "1..2", ".5", "1.", "v", "1.0+local",
+		"1.0rc1x", "1.0-", "abc1.0", "1.0 ", "99999999999999999999"
+	};
+	int			i,
+				j;
+
+	for (i = 0; i < (int) (sizeof(ordered) / sizeof(ordered[0])); i++)
+		for (j = 0; j < (int) (sizeof(ordered) / sizeof(ordered[0])); j++)
+		{
+			int			want = i < j ? -1 : i > j ? 1 : 0;
+
+			check(release_cmp(ordered[i], ordered[j]) == want, "release %s vs %s: %d, want %d",
+				  ordered[i], ordered[j], release_cmp(ordered[i], ordered[j]), want);
+		}
+	check(release_cmp("1.0", "1.0.0") == 0 && release_cmp("v1.2", "1.2") == 0 &&
+		  release_cmp("1.0RC1", "1.0rc1") == 0, "equal versions");
+	for (i = 0; i < (int) (sizeof(not_versions) / sizeof(not_versions[0])); i++)
+	{
+		unsigned char k[RELEASE_KEY_MAX];
+
+		check(release_version_key(not_versions[i], strlen(not_versions[i]), k) == 0,
+			  "\"%s\" is no version", not_versions[i]);
+	}
+	{
+		/* the longest label still fits the key */
+		char		many[24 * 19 + 30];
+		unsigned char k[RELEASE_KEY_MAX];
+		size_t		n = 0;
+
+		for (i = 0; i < 24; i++)
+			n += (size_t) sprintf(many + n, "%s999999999999999999", i ? "." : "");
+		n += (size_t) sprintf(many + n, "rc999999999999999999");
+		check(release_version_key(many, n, k) > 0 && release_version_key(many, n, k) <= RELEASE_KEY_MAX,
+			  "longest version key");
+	}
+}
+
 /* Run every test. */
 int
 main(void)
@@ -381,6 +448,7 @@ main(void)
 	test_format_random();
 	test_derive_detect();
 	test_plain_timestamp();
+	test_release_order();
 	printf("runfmt: %ld passed, %ld failed\n", passed, failed);
 	return failed == 0 ? 0 : 1;
 }
