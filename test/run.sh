@@ -33,7 +33,9 @@ as_root() {
 # Install, with apt-get, every Debian package the build and the suites need.
 install_dependencies() {
 	local pkgs="postgresql-15 postgresql-server-dev-15 libssl-dev make gcc
-		clang libipc-run-perl nodejs npm python3-psycopg"
+		clang libipc-run-perl nodejs npm python3-psycopg python3-psycopg2
+		default-jdk-headless libpostgresql-jdbc-java unixodbc odbc-postgresql
+		python3-pyodbc"
 	local missing=""
 	for p in $pkgs; do
 		# npm ships with some Node.js builds; accept any working npm.
@@ -43,9 +45,15 @@ install_dependencies() {
 			|| missing="$missing $p"
 	done
 	if [ -n "$missing" ]; then
-		log "installing:$missing"
+		log "installing with apt-get (Debian's registry):$missing"
 		as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-		as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
+		# One line per package unpacked and set up: progress, not noise.
+		as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing 2>&1 \
+			| grep -E --line-buffered '^(Setting up|E:)' || true
+		for p in $missing; do
+			dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' \
+				|| { echo "run.sh: apt-get could not install $p" >&2; return 1; }
+		done
 	fi
 }
 
@@ -74,7 +82,10 @@ start_cluster() {
 		chown postgres: "$CLUSTER_DIR"
 		run=(runuser -u postgres --)
 	fi
-	"${run[@]}" initdb -D "$CLUSTER_DIR/data" -A trust -U postgres -E UTF8 \
+	# Local connections trust the OS user; TCP asks for a password, as a
+	# BI tool's connection does.
+	"${run[@]}" initdb -D "$CLUSTER_DIR/data" --auth-local=trust \
+		--auth-host=scram-sha-256 -U postgres -E UTF8 \
 		--locale=C.UTF-8 --no-sync >"$CLUSTER_DIR/initdb.log" 2>&1 \
 		|| { cat "$CLUSTER_DIR/initdb.log"; return 1; }
 	cat >>"$CLUSTER_DIR/data/postgresql.conf" <<-EOF
@@ -171,6 +182,26 @@ tap() {
 	return $rc
 }
 
+# The BI views through psycopg2, JDBC and ODBC, over TCP with a password,
+# as a read-only role: a database with the sample rows for them.
+bi_clients() {
+	local password
+	password=$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
+	psql -X -q -v ON_ERROR_STOP=1 -d postgres <<-SQL || return 1
+		CREATE DATABASE kidx_clients;
+		CREATE ROLE kidx_bi LOGIN PASSWORD '$password';
+		GRANT CONNECT ON DATABASE kidx_clients TO kidx_bi;
+	SQL
+	psql -X -q -v ON_ERROR_STOP=1 -d kidx_clients <<-SQL || return 1
+		CREATE EXTENSION kernelindex;
+		\copy kernelindex.liger_rows FROM 'test/data/liger_sample.csv' WITH (FORMAT csv, HEADER MATCH)
+		GRANT USAGE ON SCHEMA kernelindex TO kidx_bi;
+		GRANT SELECT ON ALL TABLES IN SCHEMA kernelindex TO kidx_bi;
+	SQL
+	KIDX_HOST=127.0.0.1 KIDX_PORT=$PGPORT KIDX_DB=kidx_clients KIDX_USER=kidx_bi \
+		KIDX_PASSWORD=$password bash test/clients/run_bi_clients.sh
+}
+
 install_dependencies
 build_and_install
 
@@ -187,9 +218,8 @@ test)
 	for s in test/sql/*.sh; do
 		[ -e "$s" ] && suite "$(basename "$s" .sh)" bash "$s"
 	done
-	for c in test/clients/*.py; do
-		[ -e "$c" ] && suite "$(basename "$c" .py)" /usr/bin/python3 "$c"
-	done
+	suite psycopg /usr/bin/python3 test/clients/psycopg_client.py
+	suite bi_clients bi_clients
 	compgen -G "test/t/*.pl" >/dev/null && suite tap tap
 	stop_cluster
 	echo
