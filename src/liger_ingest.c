@@ -539,19 +539,52 @@ effective_cut(const char *stem, int cut, int sluglen)
 }
 
 /*
+ * The name every run of a series has whatever its slug of a length (NULL:
+ * the name depends on the run): the template's, or a stem cut before the
+ * slug begins.
+ */
+static char *
+constant_name(RunSeries *s, int sluglen)
+{
+	RunValues	rv;
+	char	   *name;
+	char	   *id;
+	int			cut;
+
+	memset(&rv, 0, sizeof(rv));
+	if (s->name_stem == NULL)
+	{
+		run_strings(s, &rv, &name, &id);
+		return name;
+	}
+	cut = effective_cut(s->name_stem, s->name_cut, sluglen);
+	if (cut < 0 || cut > pg_mbstrlen(s->name_stem))
+		return NULL;
+	return run_derived_string(s->name_stem, cut, rv.observed_at);
+}
+
+/*
  * Do two series derive the same names and externalIds for every slug of a
- * length?  They do when their stems are equal and their cuts amount to the
- * same.
+ * length?  They do when their externalId stems are equal and their names
+ * come from equal stems with cuts that amount to the same, or are the same
+ * constant (a name cut before its slug is one).
  */
 static bool
 derive_alike(RunSeries *a, RunSeries *b, int sluglen)
 {
-	if (differ(a->external_id_stem, b->external_id_stem) ||
-		differ(a->name_stem, b->name_stem))
+	char	   *ca;
+	char	   *cb;
+
+	if (differ(a->external_id_stem, b->external_id_stem))
 		return false;
-	return a->name_stem == NULL ||
-		effective_cut(a->name_stem, a->name_cut, sluglen) ==
-		effective_cut(b->name_stem, b->name_cut, sluglen);
+	if (!differ(a->name_stem, b->name_stem) &&
+		(a->name_stem == NULL ||
+		 effective_cut(a->name_stem, a->name_cut, sluglen) ==
+		 effective_cut(b->name_stem, b->name_cut, sluglen)))
+		return true;
+	ca = constant_name(a, sluglen);
+	cb = constant_name(b, sluglen);
+	return ca != NULL && cb != NULL && strcmp(ca, cb) == 0;
 }
 
 /*
