@@ -898,11 +898,16 @@ index_eq(Relation index, int col, Oid type)
 	return get_opcode(op);
 }
 
-/* Open kernelindex.runs and its indexes, as COPY does. */
+/*
+ * Open kernelindex.runs and its indexes, as COPY does: with RowExclusiveLock
+ * held until the transaction ends, so that TRUNCATE, ALTER TABLE or CREATE
+ * INDEX wait for the load.
+ */
 static void
 writer_open(RunsWriter *w)
 {
-	Oid			relid = get_relname_relid("runs", get_namespace_oid("kernelindex", false));
+	Oid			relid = RangeVarGetRelid(makeRangeVar("kernelindex", "runs", -1),
+										 RowExclusiveLock, true);
 	RangeTblEntry *rte = makeNode(RangeTblEntry);
 	TupleDesc	desc;
 	int			i;

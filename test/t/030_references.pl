@@ -187,6 +187,27 @@ for my $level ('READ COMMITTED', 'REPEATABLE READ', 'SERIALIZABLE')
 	}
 }
 
+# A load holds kernelindex.runs as an INSERT does: TRUNCATE, ALTER TABLE and
+# CREATE INDEX wait for it (lock_timeout: 55P03) instead of going through,
+# through the CSV and the documents path alike.
+for my $how ('csv', 'document')
+{
+	my ($id, $load) = victim($how);
+	my $before = $node->safe_psql('refs', 'SELECT count(*) FROM kernelindex.runs');
+	run_wait($loader, "BEGIN; $load");
+	errors($loader);
+	for my $ddl ('TRUNCATE kernelindex.runs', 'ALTER TABLE kernelindex.runs ADD COLUMN x integer',
+		'CREATE INDEX ON kernelindex.runs (latency_ns)')
+	{
+		run_wait($deleter, "SET lock_timeout = '200ms'; $ddl; RESET lock_timeout");
+		is(errors($deleter), '55P03', "$how: $ddl waits for an uncommitted load");
+	}
+	run_wait($loader, 'COMMIT');
+	is(errors($loader), '', "$how: the load commits");
+	is($node->safe_psql('refs', 'SELECT count(*) FROM kernelindex.runs'), $before + 1,
+		"$how: its run is there");
+}
+
 # The control: without the checks, the same race leaves a run without series.
 $node->safe_psql('refs',
 	'ALTER TABLE kernelindex.runs DISABLE TRIGGER runs_references_insert; '
