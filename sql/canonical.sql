@@ -113,6 +113,10 @@ SELECT kidx_canonical('0.1000000000000000055511151231257827021181583404541015625
 SELECT kidx_canonical(('0.' || repeat('3', 100))::jsonb);
 SELECT kidx_canonical('12345678901234567890123456789012345678901234567890.5');
 SELECT kidx_canonical_digest('{"x": 9007199254740993}');
+-- The message names the refused number's JSON path; with several, the first
+-- in canonical order ("a" before "b", whatever jsonb's own order).
+SELECT kidx_canonical('{"bb": [1, 1e400], "a": {"x y": [2, {"é": 1e-400}]}}');
+SELECT kidx_canonical_digest('{"bb": [1, 1e400], "a": 1}');
 
 -- Strings: only '"', '\' and control characters are escaped; DEL, '/', U+2028
 -- and everything else are written as UTF-8.

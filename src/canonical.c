@@ -20,6 +20,7 @@
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
+#include "utils/json.h"
 #include "utils/jsonb.h"
 #include "utils/numeric.h"
 
@@ -35,6 +36,10 @@ struct CanonSink
 {
 	StringInfo	text;			/* text sink: the output; NULL for digests */
 	int			used;			/* bytes waiting in buf (digest sink) */
+	JsonbContainer *root;		/* the document being written, so that a
+								 * refused number can be located; NULL: not
+								 * known */
+	const char *root_path;		/* the JSON path of root: "$" or "$.spec" */
 	char		buf[CANON_BUFSIZE];
 };
 
@@ -53,6 +58,8 @@ typedef struct CanonPair
  */
 static EVP_MD *sha256_md = NULL;
 static EVP_MD_CTX *sha256_ctx = NULL;
+
+static void sort_pairs(CanonPair *pairs, int n);
 
 PG_FUNCTION_INFO_V1(kidx_canonical);
 PG_FUNCTION_INFO_V1(kidx_canonical_digest);
@@ -89,6 +96,8 @@ canon_sink_digest(void)
 		openssl_failed("EVP_DigestInit_ex2");
 	sink->text = NULL;
 	sink->used = 0;
+	sink->root = NULL;
+	sink->root_path = NULL;
 	return sink;
 }
 
@@ -103,6 +112,8 @@ canon_sink_text(void)
 
 	sink->text = makeStringInfo();
 	sink->used = 0;
+	sink->root = NULL;
+	sink->root_path = NULL;
 	return sink;
 }
 
@@ -246,11 +257,12 @@ canon_write_string(CanonSink *sink, const char *str, int len)
 }
 
 /*
- * Show a number in an error message: as written if short, else in
- * scientific notation with its first significant digits.
+ * Show a number (numeric's text) in an error message: as written if short,
+ * else in scientific notation with its first significant digits, so that
+ * 1e400 shows as 1e+400 rather than as its 401 digits.
  */
-static char *
-shown_number(const char *dec)
+char *
+canon_shown_number(const char *dec)
 {
 	const char *p = dec;
 	StringInfoData digits;
@@ -306,6 +318,146 @@ nearest_double_text(const char *dec)
 	return pstrdup(buf);
 }
 
+/* True if canonical JSON can carry a jsonb number exactly. */
+static bool
+number_is_canonical(Numeric num)
+{
+	char	   *dec = DatumGetCString(DirectFunctionCall1(numeric_out,
+														  NumericGetDatum(num)));
+	char		out[JCS_NUMBER_BUFLEN];
+	size_t		outlen;
+	bool		ok = jcs_number_from_decimal(dec, strlen(dec), out, &outlen) == JCS_NUM_OK;
+
+	pfree(dec);
+	return ok;
+}
+
+/* Append a member name to a JSON path: .key, or ."key" when not an identifier. */
+void
+kidx_json_path_key(StringInfo path, const char *key, int len)
+{
+	bool		plain = len > 0;
+	int			i;
+
+	for (i = 0; i < len && plain; i++)
+		plain = (key[i] >= 'a' && key[i] <= 'z') || (key[i] >= 'A' && key[i] <= 'Z') ||
+			key[i] == '_' || (i > 0 && key[i] >= '0' && key[i] <= '9');
+	appendStringInfoChar(path, '.');
+	if (plain)
+		appendBinaryStringInfo(path, key, len);
+	else
+	{
+		char	   *k = pnstrdup(key, len);
+
+		escape_json(path, k);
+		pfree(k);
+	}
+}
+
+static bool bad_number_path(JsonbContainer *container, StringInfo path);
+
+/* Look for a refused number in one member or element value (see below). */
+static bool
+bad_number_in_value(JsonbValue *v, StringInfo path)
+{
+	if (v->type == jbvNumeric)
+		return !number_is_canonical(v->val.numeric);
+	if (v->type == jbvBinary)
+		return bad_number_path(v->val.binary.data, path);
+	return false;
+}
+
+/*
+ * Find the first number canonical JSON cannot carry in a container, in the
+ * order the canonical form writes them (the one whose refusal is being
+ * reported), and append its JSON path to path.  Only called on the way to
+ * an error: the walk that writes the canonical form keeps no path.
+ */
+static bool
+bad_number_path(JsonbContainer *container, StringInfo path)
+{
+	JsonbIterator *it = JsonbIteratorInit(container);
+	JsonbIteratorToken tok;
+	JsonbValue	v;
+	int			old = path->len;
+
+	check_stack_depth();
+	if (JsonContainerIsObject(container))
+	{
+		int			n = JsonContainerSize(container);
+		CanonPair  *pairs = palloc(Max(n, 1) * sizeof(CanonPair));
+		int			i = 0;
+
+		while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+		{
+			if (tok == WJB_KEY)
+				pairs[i].key = to_utf8(v.val.string.val, v.val.string.len,
+									   &pairs[i].keylen);
+			else if (tok == WJB_VALUE)
+				pairs[i++].value = v;
+		}
+		sort_pairs(pairs, n);
+		for (i = 0; i < n; i++)
+		{
+			/* the message is in the server encoding; the keys were UTF-8 */
+			const char *key = pairs[i].key;
+			int			keylen = pairs[i].keylen;
+
+			if (GetDatabaseEncoding() != PG_UTF8)
+			{
+				key = pg_any_to_server(key, keylen, PG_UTF8);
+				keylen = (key == pairs[i].key) ? keylen : strlen(key);
+			}
+			kidx_json_path_key(path, key, keylen);
+			if (bad_number_in_value(&pairs[i].value, path))
+				return true;
+			path->len = old;
+			path->data[old] = '\0';
+		}
+		return false;
+	}
+	else
+	{
+		bool		raw;
+		int			index = 0;
+
+		tok = JsonbIteratorNext(&it, &v, true);
+		raw = v.val.array.rawScalar;
+		while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+		{
+			if (tok != WJB_ELEM)
+				continue;
+			if (!raw)
+				appendStringInfo(path, "[%d]", index);
+			index++;
+			if (bad_number_in_value(&v, path))
+				return true;
+			path->len = old;
+			path->data[old] = '\0';
+		}
+		return false;
+	}
+}
+
+/*
+ * " at <JSON path>" of the number being refused, for messages; "" when the
+ * sink does not know its document.
+ */
+static char *
+refused_number_where(CanonSink *sink)
+{
+	StringInfoData path;
+
+	if (sink->root == NULL)
+		return "";
+	initStringInfo(&path);
+	appendStringInfoString(&path, sink->root_path);
+	/* a document that is a single number needs no path */
+	if (!bad_number_path(sink->root, &path) || strcmp(path.data, "$") == 0)
+		return "";
+	return psprintf(" at %s", path.data);
+}
+
 /* Write a jsonb number as RFC 8785 (ECMAScript) text, or refuse it. */
 static void
 canon_write_numeric(CanonSink *sink, Numeric num)
@@ -323,8 +475,8 @@ canon_write_numeric(CanonSink *sink, Numeric num)
 		case JCS_NUM_INEXACT:
 			ereport(ERROR,
 					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-					 errmsg("JSON number %s cannot be represented exactly as an IEEE 754 double",
-							shown_number(dec)),
+					 errmsg("JSON number %s%s cannot be represented exactly as an IEEE 754 double",
+							canon_shown_number(dec), refused_number_where(sink)),
 					 errdetail("Canonical JSON (RFC 8785) writes every number as a double, and the nearest double prints as %s; "
 							   "two different documents could get the same digest.",
 							   nearest_double_text(dec)),
@@ -333,8 +485,8 @@ canon_write_numeric(CanonSink *sink, Numeric num)
 		case JCS_NUM_OUT_OF_RANGE:
 			ereport(ERROR,
 					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-					 errmsg("JSON number %s is out of range for an IEEE 754 double",
-							shown_number(dec)),
+					 errmsg("JSON number %s%s is out of range for an IEEE 754 double",
+							canon_shown_number(dec), refused_number_where(sink)),
 					 errdetail("Canonical JSON (RFC 8785) writes every number as a double."),
 					 errhint("Pass numbers beyond the range of a double as JSON strings.")));
 			break;
@@ -496,6 +648,8 @@ kidx_jsonb_digest(Jsonb *jb, KidxDigest *result)
 {
 	CanonSink  *sink = canon_sink_digest();
 
+	sink->root = &jb->root;
+	sink->root_path = "$";
 	canon_write_container(sink, &jb->root);
 	canon_sink_finish(sink, result);
 }
@@ -572,6 +726,8 @@ kidx_container_resource_digest(JsonbContainer *c, KidxDigest *result)
 
 	/* The three keys in UTF-16 order: apiVersion < kind < spec. */
 	sink = canon_sink_digest();
+	sink->root = spec.val.binary.data;
+	sink->root_path = "$.spec";
 	canon_sink_puts(sink, "{\"apiVersion\":");
 	canon_write_value(sink, &api);
 	canon_sink_puts(sink, ",\"kind\":");
@@ -591,6 +747,8 @@ kidx_canonical(PG_FUNCTION_ARGS)
 	StringInfo	out;
 	char	   *res;
 
+	sink->root = &jb->root;
+	sink->root_path = "$";
 	canon_write_container(sink, &jb->root);
 	out = sink->text;
 	if (GetDatabaseEncoding() == PG_UTF8)

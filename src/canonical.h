@@ -44,6 +44,12 @@ extern void canon_write_string(CanonSink *sink, const char *str, int len);
 /* Finish a digest sink and return the digest. */
 extern void canon_sink_finish(CanonSink *sink, KidxDigest *result);
 
+/* A number (numeric's text) as messages show it: whole if short, else 1e+400. */
+extern char *canon_shown_number(const char *dec);
+
+/* Append a member name to a JSON path: .key, or ."key" when not an identifier. */
+extern void kidx_json_path_key(StringInfo path, const char *key, int len);
+
 /* The SHA-256 of the canonical form of a whole jsonb document. */
 extern void kidx_jsonb_digest(Jsonb *jb, KidxDigest *result);
 

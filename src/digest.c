@@ -4,10 +4,11 @@
  *	  The kidx_digest type: a SHA-256 digest held in 32 bytes.
  *
  * Text form is the OCI content-digest grammar restricted to SHA-256:
- * "sha256:" followed by exactly 64 lowercase hexadecimal digits.  Digests
- * order by their bytes (which is also the order of their text forms), hash
- * with PostgreSQL's hash_any, and sort with abbreviated keys made of their
- * first bytes.
+ * "sha256:" followed by exactly 64 lowercase hexadecimal digits, parsed and
+ * written by the PostgreSQL-free src/core/digesttext.c (this file turns its
+ * faults into messages).  Digests order by their bytes (which is also the
+ * order of their text forms), hash with PostgreSQL's hash_any, and sort
+ * with abbreviated keys made of their first bytes.
  *
  *-------------------------------------------------------------------------
  */
@@ -22,7 +23,12 @@
 #include "utils/guc.h"
 #include "utils/sortsupport.h"
 
+#include "core/digesttext.h"
 #include "digest.h"
+
+StaticAssertDecl(KIDX_DIGEST_LEN == DIGEST_TEXT_BYTES &&
+				 KIDX_DIGEST_TEXT_LEN == DIGEST_TEXT_LEN,
+				 "digest.h and core/digesttext.h disagree");
 
 /* Longest prefix of a bad input shown in an error message, in bytes. */
 #define KIDX_SHOWN_INPUT_MAX 80
@@ -34,8 +40,6 @@ typedef struct DigestSortState
 	bool		estimating;		/* still checking whether to abort */
 	hyperLogLogState abbr_card; /* distinct abbreviated keys */
 } DigestSortState;
-
-static const char hexdigits[] = "0123456789abcdef";
 
 PG_FUNCTION_INFO_V1(kidx_digest_in);
 PG_FUNCTION_INFO_V1(kidx_digest_out);
@@ -69,64 +73,50 @@ shown_input(const char *str)
 	return psprintf("%.*s...", cut, str);
 }
 
-/* Value of a lowercase hex digit, or -1 for any other byte. */
-static inline int
-hex_value(char c)
+/* The byte length of a character in the server encoding. */
+static int
+server_mblen(const unsigned char *s)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
+	return pg_mblen((const char *) s);
 }
 
 /*
  * Parse the text form of a digest (len bytes at str, which need not be
- * NUL-terminated).  Returns NULL on success, else a sentence saying what is
- * wrong (for errdetail), with a hint for the fault in *hint.
+ * NUL-terminated) with src/core/digesttext.c.  Returns NULL on success, else
+ * a sentence saying what is wrong (for errdetail), with a hint for the fault
+ * in *hint.
  */
 char *
 kidx_digest_parse(const char *str, int len, KidxDigest *result,
 				  const char **hint)
 {
-	const char *hex;
-	int			hexlen;
-	int			i;
+	DigestTextFault fault;
 
 	*hint = "Write a digest as \"sha256:\" followed by 64 lowercase hexadecimal digits.";
-	if (len < KIDX_DIGEST_PREFIX_LEN ||
-		strncmp(str, KIDX_DIGEST_PREFIX, KIDX_DIGEST_PREFIX_LEN) != 0)
-		return psprintf("A digest must start with \"%s\".", KIDX_DIGEST_PREFIX);
-
-	/*
-	 * Report the first character that is not a lowercase hex digit; all
-	 * before it are ASCII, so its byte offset is its character position.
-	 */
-	hex = str + KIDX_DIGEST_PREFIX_LEN;
-	hexlen = len - KIDX_DIGEST_PREFIX_LEN;
-	for (i = 0; i < hexlen; i += pg_mblen(hex + i))
+	switch (digest_text_parse(str, len, server_mblen, result->data, &fault))
 	{
-		if (hex_value(hex[i]) >= 0)
-			continue;
-		if (hex[i] >= 'A' && hex[i] <= 'F')
-		{
+		case DIGEST_TEXT_OK:
+			return NULL;
+		case DIGEST_TEXT_PREFIX_MISSING:
+			return psprintf("A digest must start with \"%s\".", KIDX_DIGEST_PREFIX);
+		case DIGEST_TEXT_UPPERCASE:
 			*hint = "Digests are written with lowercase hexadecimal digits.";
 			return psprintf("Uppercase hexadecimal digit \"%c\" at position %d.",
-							hex[i], KIDX_DIGEST_PREFIX_LEN + i + 1);
-		}
-		if (IS_HIGHBIT_SET(hex[i]) && GetDatabaseEncoding() == PG_SQL_ASCII)
-			return psprintf("Byte 0x%02x at position %d is not a hexadecimal digit.",
-							(unsigned char) hex[i], KIDX_DIGEST_PREFIX_LEN + i + 1);
-		return psprintf("Character \"%.*s\" at position %d is not a hexadecimal digit.",
-						Min(pg_mblen(hex + i), hexlen - i), hex + i,
-						KIDX_DIGEST_PREFIX_LEN + i + 1);
+							str[fault.offset], (int) fault.offset + 1);
+		case DIGEST_TEXT_NOT_HEX:
+			if (IS_HIGHBIT_SET(str[fault.offset]) &&
+				GetDatabaseEncoding() == PG_SQL_ASCII)
+				return psprintf("Byte 0x%02x at position %d is not a hexadecimal digit.",
+								(unsigned char) str[fault.offset],
+								(int) fault.offset + 1);
+			return psprintf("Character \"%.*s\" at position %d is not a hexadecimal digit.",
+							(int) fault.charlen, str + fault.offset,
+							(int) fault.offset + 1);
+		case DIGEST_TEXT_LENGTH:
+			break;
 	}
-	if (hexlen != 2 * KIDX_DIGEST_LEN)
-		return psprintf("Expected %d hexadecimal digits after \"%s\", found %d.",
-						2 * KIDX_DIGEST_LEN, KIDX_DIGEST_PREFIX, hexlen);
-	for (i = 0; i < KIDX_DIGEST_LEN; i++)
-		result->data[i] = (hex_value(hex[2 * i]) << 4) | hex_value(hex[2 * i + 1]);
-	return NULL;
+	return psprintf("Expected %d hexadecimal digits after \"%s\", found %d.",
+					2 * KIDX_DIGEST_LEN, KIDX_DIGEST_PREFIX, (int) fault.hexlen);
 }
 
 /* Text input: "sha256:" and 64 lowercase hex digits, with precise errors. */
@@ -152,17 +142,7 @@ kidx_digest_in(PG_FUNCTION_ARGS)
 void
 kidx_digest_to_cstring(const KidxDigest *digest, char *buf)
 {
-	char	   *p = buf;
-	int			i;
-
-	memcpy(p, KIDX_DIGEST_PREFIX, KIDX_DIGEST_PREFIX_LEN);
-	p += KIDX_DIGEST_PREFIX_LEN;
-	for (i = 0; i < KIDX_DIGEST_LEN; i++)
-	{
-		*p++ = hexdigits[digest->data[i] >> 4];
-		*p++ = hexdigits[digest->data[i] & 0x0F];
-	}
-	*p = '\0';
+	digest_text_format(digest->data, buf);
 }
 
 /* Text output: "sha256:" and 64 lowercase hex digits. */

@@ -24,6 +24,7 @@
 #include "fmgr.h"
 #include "funcapi.h"
 #include "mb/pg_wchar.h"
+#include "nodes/pg_list.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/datetime.h"
@@ -44,12 +45,28 @@ const char *const lr_column_names[LR_NCOLUMNS + 1] = {
 };
 
 
+/*
+ * Deepest nesting of arrays and objects a configuration may have.  Liger's
+ * configurations are flat; the limit keeps a hostile one from exhausting
+ * the stack in the JSON parser (an error no quarantine could catch).
+ */
+#define LR_CONFIG_MAX_DEPTH 100
+
+/* Reasons liger_fault_errcode() tells apart (see measure_fault). */
+static const char reason_negative[] = "negative";
+static const char reason_too_large[] = "too large: its conversion does not fit in bigint";
+static const char reason_too_precise[] =
+"has more digits than a double carries; it cannot be kept exactly as written";
+static const char reason_config_number[] = "the number ";
+
 /* State of the JSON walk over extra_benchmark_config_str. */
 typedef struct ConfigCheck
 {
 	int			depth;
 	bool		top_is_object;
 	char	   *bad_number;		/* first number a double cannot carry */
+	char	   *duplicate_key;	/* first key found twice in one object */
+	List	   *keys[LR_CONFIG_MAX_DEPTH + 1];	/* keys of each open object */
 } ConfigCheck;
 
 /* What kidx_liger_row_fault keeps across the rows of one query. */
@@ -173,34 +190,39 @@ measure_fault(const char *value, uint32_t multiplier, LigerMeasures *m, int i)
 	int64_t		scaled;
 	size_t		canonlen;
 	char		buf[64];
+	char	   *num = buf;
 
 	trim_range(value, &t, &len);
+	/* a long decimal (trailing zeros, say) may still be a double's value */
 	if (len >= (int) sizeof(buf))
+		num = pnstrdup(t, len);
+	else
+	{
+		memcpy(buf, t, len);
+		buf[len] = '\0';
+	}
+	if (!is_json_number(num))
 		return "not a decimal number";
-	memcpy(buf, t, len);
-	buf[len] = '\0';
-	if (!is_json_number(buf))
-		return "not a decimal number";
-	if (buf[0] == '-' && strcspn(buf, "123456789") < strcspn(buf, "eE"))
-		return "negative";
-	switch (dec_scale_round_int64(buf, len, multiplier, &scaled))
+	if (num[0] == '-' && strcspn(num, "123456789") < strcspn(num, "eE"))
+		return reason_negative;
+	switch (dec_scale_round_int64(num, len, multiplier, &scaled))
 	{
 		case DEC_OK:
 			break;
 		case DEC_OUT_OF_RANGE:
-			return "too large: its conversion does not fit in bigint";
+			return reason_too_large;
 		default:
 			return "not a decimal number";
 	}
-	if (jcs_number_from_decimal(buf, len, m->canon[i], &canonlen) != JCS_NUM_OK)
-		return "has more digits than a double carries; it cannot be kept exactly as written";
+	if (jcs_number_from_decimal(num, len, m->canon[i], &canonlen) != JCS_NUM_OK)
+		return reason_too_precise;
 	m->scaled[i] = scaled;
 	m->written[i] = t;
 	m->writtenlen[i] = len;
 	return NULL;
 }
 
-/* JSON walk: note the top-level container. */
+/* JSON walk: note the top-level container; start the object's keys. */
 static void
 config_object_start(void *state)
 {
@@ -208,13 +230,41 @@ config_object_start(void *state)
 
 	if (c->depth++ == 0)
 		c->top_is_object = true;
+	c->keys[c->depth] = NIL;
 }
 
 /* JSON walk: leave an object. */
 static void
 config_object_end(void *state)
 {
-	((ConfigCheck *) state)->depth--;
+	ConfigCheck *c = (ConfigCheck *) state;
+
+	list_free_deep(c->keys[c->depth]);
+	c->keys[c->depth] = NIL;
+	c->depth--;
+}
+
+/*
+ * JSON walk: a key must not repeat in its object (jsonb would keep the last
+ * value and drop the other without a word).
+ */
+static void
+config_field_start(void *state, char *fname, bool isnull)
+{
+	ConfigCheck *c = (ConfigCheck *) state;
+	ListCell   *lc;
+
+	if (c->duplicate_key != NULL || fname == NULL)
+		return;
+	foreach(lc, c->keys[c->depth])
+	{
+		if (strcmp((char *) lfirst(lc), fname) == 0)
+		{
+			c->duplicate_key = pstrdup(fname);
+			return;
+		}
+	}
+	c->keys[c->depth] = lappend(c->keys[c->depth], pstrdup(fname));
 }
 
 /* JSON walk: enter an array. */
@@ -245,6 +295,39 @@ config_scalar(void *state, char *token, JsonTokenType tokentype)
 		c->bad_number = pstrdup(token);
 }
 
+/*
+ * The nesting depth of arrays and objects in a JSON text (brackets outside
+ * string literals), counted only as far as one past limit.  In every server
+ * encoding the bytes of a multibyte character are not ASCII, so no byte of
+ * one is taken for a bracket or a quote.
+ */
+static int
+json_nesting_depth(const char *s, int limit)
+{
+	int			depth = 0;
+	int			max = 0;
+	bool		in_string = false;
+
+	for (; *s && max <= limit; s++)
+	{
+		if (in_string)
+		{
+			if (*s == '\\' && s[1] != '\0')
+				s++;
+			else if (*s == '"')
+				in_string = false;
+			continue;
+		}
+		if (*s == '"')
+			in_string = true;
+		else if ((*s == '[' || *s == '{') && ++depth > max)
+			max = depth;
+		else if (*s == ']' || *s == '}')
+			depth--;
+	}
+	return max;
+}
+
 /* Reason extra_benchmark_config_str cannot be used, or NULL. */
 static const char *
 config_fault(char *value)
@@ -261,8 +344,11 @@ config_fault(char *value)
 	sem.object_end = config_object_end;
 	sem.array_start = config_array_start;
 	sem.array_end = config_array_end;
+	sem.object_field_start = config_field_start;
 	sem.scalar = config_scalar;
 
+	if (json_nesting_depth(value, LR_CONFIG_MAX_DEPTH) > LR_CONFIG_MAX_DEPTH)
+		return psprintf("nested deeper than %d levels", LR_CONFIG_MAX_DEPTH);
 	lex = makeJsonLexContextCstringLen(value, strlen(value),
 									   GetDatabaseEncoding(), true);
 	err = pg_parse_json(lex, &sem);
@@ -270,9 +356,13 @@ config_fault(char *value)
 		return psprintf("malformed JSON (%s)", json_errdetail(err, lex));
 	if (!state.top_is_object)
 		return "not a JSON object";
+	if (state.duplicate_key != NULL)
+		return psprintf("the key \"%s\" appears twice in one object",
+						liger_shown_value(state.duplicate_key));
 	if (state.bad_number != NULL)
-		return psprintf("the number %s has more digits than a double carries "
-						"(write it as a string)", state.bad_number);
+		return psprintf("%s%s has more digits than a double carries "
+						"(write it as a string)", reason_config_number,
+						state.bad_number);
 	return NULL;
 }
 
@@ -308,10 +398,37 @@ timestamp_fault(const char *value, Timestamp *ts)
 		return "not a valid date and time without time zone";
 	if (dtype != DTK_DATE)
 		return "not a date and time";
+	/* what PostgreSQL would quietly turn into another instant */
+	if (strchr(value, ':') == NULL)
+		return "a date without a time of day";
+	if (tt.tm_sec >= 60)
+		return "second 60: a leap second cannot be stored";
+	if (tt.tm_hour >= 24)
+		return "hour 24 is not a time of day";
 	if (tm2timestamp(&tt, fsec, NULL, ts) != 0 || tt.tm_year < 1 ||
 		tt.tm_year > 9999)
 		return "out of range";
 	return NULL;
+}
+
+/*
+ * The SQLSTATE a row's fault is reported with: a timestamp's is 22007, a
+ * number outside what can be stored (negative, beyond bigint once
+ * converted, or more digits than a double carries, as for canonical JSON)
+ * 22003, anything else 22P02.
+ */
+int
+liger_fault_errcode(int column, const char *reason)
+{
+	if (column == LR_TIMESTAMP)
+		return ERRCODE_INVALID_DATETIME_FORMAT;
+	if (strcmp(reason, reason_negative) == 0 ||
+		strcmp(reason, reason_too_large) == 0 ||
+		strcmp(reason, reason_too_precise) == 0 ||
+		(column == LR_EXTRA_CONFIG &&
+		 strncmp(reason, reason_config_number, strlen(reason_config_number)) == 0))
+		return ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
+	return ERRCODE_INVALID_TEXT_REPRESENTATION;
 }
 
 /*
@@ -369,7 +486,7 @@ liger_fault(char **v, int *column, LigerConfigCache *configs, LigerMeasures *m)
 			jcs_number_from_decimal(x, strlen(x), buf, &buflen) != JCS_NUM_OK)
 		{
 			*column = LR_X_VALUE;
-			return "has more digits than a double carries; it cannot be kept exactly as written";
+			return reason_too_precise;
 		}
 	}
 

@@ -63,4 +63,7 @@ extern const char *liger_measures_fault(char **v, bool memory, int *column,
 										LigerMeasures *m);
 extern char *liger_shown_value(const char *value);
 
+/* The SQLSTATE to report a fault liger_fault() found with. */
+extern int	liger_fault_errcode(int column, const char *reason);
+
 #endif							/* KIDX_LIGER_H */

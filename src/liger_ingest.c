@@ -242,8 +242,7 @@ report_bad_row(int64 ord, int column, const char *reason, char **v)
 {
 #define SHOWN(c) (v[c] ? v[c] : "")
 	ereport(ERROR,
-			(errcode(column == LR_TIMESTAMP ? ERRCODE_INVALID_DATETIME_FORMAT :
-					 ERRCODE_INVALID_TEXT_REPRESENTATION),
+			(errcode(liger_fault_errcode(column, reason)),
 			 errmsg("bad value \"%s\" in column %s (row " INT64_FORMAT " of this COPY): %s",
 					liger_shown_value(v[column]), lr_column_names[column], ord, reason),
 			 errdetail("The row is kernel_name \"%s\", kernel_provider \"%s\", "

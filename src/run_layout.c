@@ -233,27 +233,13 @@ run_shown_value(JsonbValue *v)
 	}
 }
 
-/* Append a member name to a JSON path: .key, or ."key" when not an identifier. */
+/* Append a member name to a JSON path; returns the length to cut back to. */
 static int
 path_push_key(StringInfo path, const char *key, int len)
 {
 	int			old = path->len;
-	bool		plain = len > 0;
-	int			i;
 
-	for (i = 0; i < len && plain; i++)
-		plain = (key[i] >= 'a' && key[i] <= 'z') || (key[i] >= 'A' && key[i] <= 'Z') ||
-			key[i] == '_' || (i > 0 && key[i] >= '0' && key[i] <= '9');
-	appendStringInfoChar(path, '.');
-	if (plain)
-		appendBinaryStringInfo(path, key, len);
-	else
-	{
-		char	   *k = pnstrdup(key, len);
-
-		escape_json(path, k);
-		pfree(k);
-	}
+	kidx_json_path_key(path, key, len);
 	return old;
 }
 
@@ -319,9 +305,8 @@ check_number(SplitState *st, Numeric num)
 		return;
 	ereport(ERROR,
 			(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-			 errmsg("document " INT64_FORMAT ": %s is %s%s, which canonical JSON cannot carry exactly",
-					st->pos->ord, st->path.data, strlen(dec) > SHOWN_MAX ? "a number of " : "",
-					strlen(dec) > SHOWN_MAX ? psprintf("%zu characters", strlen(dec)) : dec),
+			 errmsg("document " INT64_FORMAT ": %s is %s, which canonical JSON cannot carry exactly",
+					st->pos->ord, st->path.data, canon_shown_number(dec)),
 			 errdetail("RFC 8785 writes every number as an IEEE 754 double, and %s.",
 					   status == JCS_NUM_OUT_OF_RANGE ? "this one is beyond the range of a double" :
 					   "the nearest double prints as another number"),

@@ -35,7 +35,7 @@ install_dependencies() {
 	local pkgs="postgresql-15 postgresql-server-dev-15 libssl-dev make gcc
 		clang libipc-run-perl nodejs npm python3-psycopg python3-psycopg2
 		default-jdk-headless libpostgresql-jdbc-java unixodbc odbc-postgresql
-		python3-pyodbc"
+		python3-pyodbc valgrind"
 	local missing=""
 	for p in $pkgs; do
 		# npm ships with some Node.js builds; accept any working npm.
@@ -208,6 +208,7 @@ build_and_install
 case "$mode" in
 test)
 	[ -d test/unit ] && suite unit make -s -C test/unit check
+	[ -d test/unit ] && suite valgrind make -s -C test/unit valgrind
 	start_cluster
 	suite regress regress
 	# Script suites get a database of their own with the extension created.
@@ -218,6 +219,7 @@ test)
 	for s in test/sql/*.sh; do
 		[ -e "$s" ] && suite "$(basename "$s" .sh)" bash "$s"
 	done
+	suite hostile bash test/hostile/run.sh
 	suite psycopg /usr/bin/python3 test/clients/psycopg_client.py
 	suite bi_clients bi_clients
 	compgen -G "test/t/*.pl" >/dev/null && suite tap tap

@@ -125,9 +125,14 @@ release_version_key(const char *s, size_t len, unsigned char *out)
 	{
 		uint64_t	pre = 0;
 
+		/* an optional number, after an optional "." or "-" */
 		if (i < len && (s[i] == '.' || s[i] == '-'))
+		{
 			i++;
-		if (i < len && !number(s, len, &i, &pre))
+			if (!number(s, len, &i, &pre))
+				return 0;
+		}
+		else if (i < len && !number(s, len, &i, &pre))
 			return 0;
 		if (i != len)
 			return 0;

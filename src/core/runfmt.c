@@ -18,6 +18,9 @@
 #define USECS_PER_DAY	INT64_C(86400000000)
 /* Days from 1970-01-01 to 2000-01-01 (PostgreSQL's epoch). */
 #define PG_EPOCH_DAYS	INT64_C(10957)
+/* 0001-01-01 and 10000-01-01 00:00 UTC, microseconds since 2000-01-01. */
+#define YEAR1_USEC		(INT64_C(-730119) * USECS_PER_DAY)
+#define YEAR10000_USEC	(INT64_C(2921940) * USECS_PER_DAY)
 
 /* Days since 1970-01-01 of a proleptic Gregorian date. */
 static int64_t
@@ -289,12 +292,18 @@ static bool
 split_instant(int64_t usec, int64_t *y, int *m, int *d, int64_t *secs,
 			  int64_t *fraction)
 {
-	int64_t		days = floor_div(usec, USECS_PER_DAY);
-	int64_t		rest = usec - days * USECS_PER_DAY;
+	int64_t		days;
+	int64_t		rest;
 
-	civil_from_days(days + PG_EPOCH_DAYS, y, m, d);
-	if (*y < 1 || *y > 9999)
+	/*
+	 * Refuse instants outside the years first: near the ends of int64
+	 * (timestamptz's -infinity is INT64_MIN) days * USECS_PER_DAY overflows.
+	 */
+	if (usec < YEAR1_USEC || usec >= YEAR10000_USEC)
 		return false;
+	days = floor_div(usec, USECS_PER_DAY);
+	rest = usec - days * USECS_PER_DAY;
+	civil_from_days(days + PG_EPOCH_DAYS, y, m, d);
 	*secs = rest / USECS_PER_SEC;
 	*fraction = rest % USECS_PER_SEC;
 	return true;

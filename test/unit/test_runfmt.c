@@ -252,6 +252,21 @@ test_format_random(void)
 		check(run_slug_format(hi + 1, slug) == 0, "no slug after year 9999");
 		check(observed_at_format(lo - 1, slug) == 0, "no observedAt form before year 1");
 	}
+	{
+		/*
+		 * Every int64 is an instant (timestamptz's -infinity and infinity
+		 * are its ends): the extremes have no form, and computing that must
+		 * not overflow (UBSan stops the test here if it does).
+		 */
+		char		at[RUNFMT_OBSERVED_AT_MAXLEN + 1];
+		char		slug[RUNFMT_SLUG_BUFLEN];
+
+		check(observed_at_format(INT64_MIN, at) == 0 && run_slug_format(INT64_MIN, slug) == 0,
+			  "no form for the smallest instant");
+		check(observed_at_format(INT64_MAX, at) == 0 && run_slug_format(INT64_MAX, slug) == 0,
+			  "no form for the largest instant");
+		check(observed_at_format(INT64_MIN + 1, at) == 0, "no form just above the smallest");
+	}
 }
 
 /* A random stem: ASCII slug characters, sometimes hyphens and UTF-8. */
@@ -403,7 +418,9 @@ test_release_order(void)
 	};
 	static const char *const not_versions[] = {
 		"", "main", "nightly-2025-08-01", "0.6.x", "1..2", ".5", "1.", "v", "1.0+local",
-		"1.0rc1x", "1.0-", "abc1.0", "1.0 ", "99999999999999999999"
+		"1.0rc1x", "1.0-", "abc1.0", "1.0 ", "99999999999999999999",
+		/* a separator after the tag must be followed by its number */
+		"1.0-alpha.", "1.0rc-", "1.0b."
 	};
 	int			i,
 				j;
