@@ -18,22 +18,8 @@
 #include <string.h>
 
 #include "fuzz_common.h"
+#include "../unit/utf8_rule.h"
 #include "../../src/core/digesttext.h"
-
-/* UTF-8 rule for the length of the character at s (reads one byte). */
-static int
-utf8_mblen(const unsigned char *s)
-{
-	if (*s < 0x80)
-		return 1;
-	if ((*s & 0xE0) == 0xC0)
-		return 2;
-	if ((*s & 0xF0) == 0xE0)
-		return 3;
-	if ((*s & 0xF8) == 0xF0)
-		return 4;
-	return 1;
-}
 
 /* True for a lowercase hexadecimal digit. */
 static int

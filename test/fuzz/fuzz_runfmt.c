@@ -33,6 +33,7 @@
 #include <time.h>
 
 #include "fuzz_common.h"
+#include "../unit/utf8_rule.h"
 #include "../../src/core/runfmt.h"
 
 #define USECS_PER_SEC	INT64_C(1000000)
@@ -41,21 +42,6 @@
 /* 0001-01-01 and 10000-01-01 as instants, microseconds since 2000-01-01. */
 #define MIN_USEC		(INT64_C(-63082281600) * USECS_PER_SEC)
 #define END_USEC		(INT64_C(252455616000) * USECS_PER_SEC)
-
-/* UTF-8 character length, as PostgreSQL's pg_utf_mblen. */
-static int
-utf8_mblen(const unsigned char *s)
-{
-	if (*s < 0x80)
-		return 1;
-	if ((*s & 0xe0) == 0xc0)
-		return 2;
-	if ((*s & 0xf0) == 0xe0)
-		return 3;
-	if ((*s & 0xf8) == 0xf0)
-		return 4;
-	return 1;
-}
 
 /* Eight input bytes as an int64. */
 static int64_t

@@ -24,55 +24,8 @@
 #include "../../src/core/decimal.h"
 #include "../../src/core/jcs.h"
 #include "reference.h"
+#include "unit.h"
 
-static long passed = 0;
-static long failed = 0;
-
-#define MAX_REPORTED_FAILURES 50
-
-/* Record one check; print the first failures with a message. */
-static bool
-check(bool ok, const char *fmt,...)
-{
-	if (ok)
-	{
-		passed++;
-		return true;
-	}
-	failed++;
-	if (failed <= MAX_REPORTED_FAILURES)
-	{
-		va_list		ap;
-
-		fputs("FAIL: ", stdout);
-		va_start(ap, fmt);
-		vprintf(fmt, ap);
-		va_end(ap);
-		fputc('\n', stdout);
-	}
-	return false;
-}
-
-/* deterministic PRNG (splitmix64) */
-static uint64_t rng_state = UINT64_C(0x9E3779B97F4A7C15);
-
-/* Next pseudo-random 64-bit value. */
-static uint64_t
-rnd(void)
-{
-	uint64_t	z = (rng_state += UINT64_C(0x9E3779B97F4A7C15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-	return z ^ (z >> 31);
-}
-
-/* Pseudo-random integer in [0, n). */
-static uint32_t
-rndn(uint32_t n)
-{
-	return (uint32_t) (rnd() % n);
-}
 
 /* ----------------------------------------------------------------
  *		jcs_write_string

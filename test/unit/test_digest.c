@@ -25,62 +25,10 @@
 #include <string.h>
 
 #include "../../src/core/digesttext.h"
+#include "unit.h"
 
 #define GOOD "sha256:080e6e66e4ec75a131aa0c9121c74b8e8eed64e7b6d621d567c6a28f79548be8"
 
-static long passed = 0;
-static long failed = 0;
-
-/* Record one check; print the first failures with a message. */
-static bool
-check(bool ok, const char *fmt,...)
-{
-	if (ok)
-	{
-		passed++;
-		return true;
-	}
-	failed++;
-	if (failed <= 50)
-	{
-		va_list		ap;
-
-		fputs("FAIL: ", stdout);
-		va_start(ap, fmt);
-		vprintf(fmt, ap);
-		va_end(ap);
-		fputc('\n', stdout);
-	}
-	return false;
-}
-
-static uint64_t rng_state = UINT64_C(0x9E3779B97F4A7C15);
-
-/* Next pseudo-random 64-bit value (splitmix64). */
-static uint64_t
-rnd(void)
-{
-	uint64_t	z = (rng_state += UINT64_C(0x9E3779B97F4A7C15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-	return z ^ (z >> 31);
-}
-
-/* UTF-8 rule for the length of the character at s, as pg_mblen gives it. */
-static int
-utf8_mblen(const unsigned char *s)
-{
-	if (*s < 0x80)
-		return 1;
-	if ((*s & 0xE0) == 0xC0)
-		return 2;
-	if ((*s & 0xF0) == 0xE0)
-		return 3;
-	if ((*s & 0xF8) == 0xF0)
-		return 4;
-	return 1;
-}
 
 /*
  * Parse s (exactly len bytes, copied to the heap so that a read past the

@@ -27,59 +27,9 @@
 #include "../../src/core/release.h"
 #include "../../src/core/runfmt.h"
 
-static long passed = 0;
-static long failed = 0;
+#define UNIT_RNG_SEED UINT64_C(0x243F6A8885A308D3)
+#include "unit.h"
 
-/* Record one check; print the first failures with a message. */
-static bool
-check(bool ok, const char *fmt,...)
-{
-	if (ok)
-	{
-		passed++;
-		return true;
-	}
-	failed++;
-	if (failed <= 50)
-	{
-		va_list		ap;
-
-		fputs("FAIL: ", stdout);
-		va_start(ap, fmt);
-		vprintf(fmt, ap);
-		va_end(ap);
-		fputc('\n', stdout);
-	}
-	return false;
-}
-
-static uint64_t rng_state = UINT64_C(0x243F6A8885A308D3);
-
-/* Next pseudo-random 64-bit value (splitmix64). */
-static uint64_t
-rnd(void)
-{
-	uint64_t	z = (rng_state += UINT64_C(0x9E3779B97F4A7C15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-	return z ^ (z >> 31);
-}
-
-/* UTF-8 character length, as PostgreSQL's pg_utf_mblen. */
-static int
-utf8_mblen(const unsigned char *s)
-{
-	if (*s < 0x80)
-		return 1;
-	if ((*s & 0xe0) == 0xc0)
-		return 2;
-	if ((*s & 0xf0) == 0xe0)
-		return 3;
-	if ((*s & 0xf8) == 0xf0)
-		return 4;
-	return 1;
-}
 
 /* Is y a leap year? */
 static bool
