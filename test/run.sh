@@ -163,6 +163,7 @@ tap() {
 	scratch=$(mktemp -d /tmp/kernelindex-tap.XXXXXX)
 	mkdir -p "$scratch/top/test"
 	cp -r test/t test/data "$scratch/top/test/"
+	cp README.md "$scratch/top/"
 	[ -d ../shared ] && cp -r ../shared "$scratch/shared"
 	chmod -R a+rX "$scratch"
 	if [ "$(id -u)" = 0 ]; then

@@ -691,79 +691,20 @@ is(scalar @log_fired, 2 * 5, 'the server log shows the traps of the controls and
 $node->safe_psql('postgres', 'CREATE DATABASE sec');
 $node->safe_psql('sec', 'CREATE EXTENSION kernelindex');
 
-# signature | volatility | strict | parallel | security | leakproof | language | SET
-# (A line starting with "? " is checked only when the function exists:
-# kernelindex.distribute() comes with the Citus work, src/sql/70-citus.sql.)
-my $expected_functions = <<'EOT';
-kernelindex.bands_apart(bigint,bigint,bigint,bigint) | immutable | called on null input | safe | invoker | | sql |
-kernelindex.bytes_to_mib(bigint) | immutable | called on null input | safe | invoker | | sql |
-? kernelindex.distribute() | volatile | called on null input | unsafe | invoker | | plpgsql | search_path=pg_catalog, pg_temp, client_min_messages=warning
-kernelindex.documents_begin() | volatile | called on null input | unsafe | invoker | | c |
-kernelindex.documents_end() | volatile | called on null input | unsafe | invoker | | c |
-kernelindex.documents_row() | volatile | called on null input | unsafe | invoker | | c |
-kernelindex.ingest_bundles(jsonb[]) | volatile | strict | unsafe | invoker | | c |
-kernelindex.ingest_document(jsonb) | volatile | strict | unsafe | invoker | | c |
-kernelindex.liger_begin() | volatile | called on null input | unsafe | invoker | | c |
-kernelindex.liger_dtype_label(text) | immutable | strict | safe | invoker | | sql |
-kernelindex.liger_end() | volatile | called on null input | unsafe | invoker | | c |
-kernelindex.liger_environment(text) | stable | called on null input | safe | invoker | | sql |
-kernelindex.liger_harness() | immutable | called on null input | safe | invoker | | sql |
-kernelindex.liger_implementation(text,text) | stable | called on null input | safe | invoker | | sql |
-kernelindex.liger_label_placeholder(text,jsonb) | immutable | strict | safe | invoker | | sql |
-kernelindex.liger_label_value(jsonb) | immutable | strict | safe | invoker | | sql |
-kernelindex.liger_protocol(text,text) | stable | called on null input | safe | invoker | | sql |
-kernelindex.liger_row() | volatile | called on null input | unsafe | invoker | | c |
-kernelindex.liger_row_fault(kernelindex.liger_rows) | stable | strict | safe | invoker | | c |
-kernelindex.liger_series(text[],text[],text[],text[],text[],text[],text[],text[],text[],text[]) | stable | called on null input | safe | invoker | | sql |
-kernelindex.liger_slug(text) | immutable | strict | safe | invoker | | sql |
-kernelindex.liger_workload(text,text,text,text,text) | stable | called on null input | safe | invoker | | sql |
-kernelindex.liger_workload_label(text,text,jsonb,jsonb) | stable | called on null input | safe | invoker | | plpgsql | search_path=pg_catalog, pg_temp, enable_nestloop=on
-kernelindex.liger_x_value(text) | immutable | strict | safe | invoker | | sql |
-kernelindex.ns_to_ms(bigint) | immutable | called on null input | safe | invoker | | sql |
-kernelindex.ratio(bigint,bigint) | immutable | called on null input | safe | invoker | | sql |
-kernelindex.release_version_key(text) | immutable | strict | safe | invoker | | c |
-kernelindex.run_bundle(public.kidx_digest) | stable | strict | safe | invoker | | sql |
-kernelindex.run_bundle_of(integer,timestamp with time zone,bigint,bigint,bigint,bigint,bigint,bigint,numeric,numeric,numeric,boolean) | stable | called on null input | safe | invoker | | c |
-kernelindex.run_derived_string(text,integer,timestamp with time zone) | immutable | called on null input | safe | invoker | | c |
-kernelindex.run_document(public.kidx_digest) | stable | strict | safe | invoker | | sql |
-kernelindex.run_json(kernelindex.runs) | stable | strict | safe | invoker | | c |
-kernelindex.run_series_guard() | volatile | called on null input | unsafe | invoker | | c |
-kernelindex.runs_comparable(kernelindex.runs,kernelindex.runs) | immutable | called on null input | safe | invoker | | sql |
-kernelindex.runs_references_check() | volatile | called on null input | unsafe | invoker | | c |
-kernelindex.series_latest_run(integer) | stable | called on null input | safe | invoker | | sql |
-public.kidx_canonical(jsonb) | immutable | strict | safe | invoker | | c |
-public.kidx_canonical_digest(jsonb) | immutable | strict | safe | invoker | | c |
-public.kidx_comparability_key(jsonb) | immutable | called on null input | safe | invoker | | sql |
-public.kidx_comparability_key(public.kidx_digest,public.kidx_digest,public.kidx_digest) | immutable | strict | safe | invoker | | c |
-public.kidx_comparable(jsonb,jsonb) | immutable | called on null input | safe | invoker | | sql |
-public.kidx_digest_cmp(public.kidx_digest,public.kidx_digest) | immutable | strict | safe | invoker | leakproof | c |
-public.kidx_digest_eq(public.kidx_digest,public.kidx_digest) | immutable | strict | safe | invoker | leakproof | c |
-public.kidx_digest_from_bytea(bytea) | immutable | strict | safe | invoker | | c |
-public.kidx_digest_ge(public.kidx_digest,public.kidx_digest) | immutable | strict | safe | invoker | leakproof | c |
-public.kidx_digest_gt(public.kidx_digest,public.kidx_digest) | immutable | strict | safe | invoker | leakproof | c |
-public.kidx_digest_hash(public.kidx_digest) | immutable | strict | safe | invoker | leakproof | c |
-public.kidx_digest_hash_extended(public.kidx_digest,bigint) | immutable | strict | safe | invoker | leakproof | c |
-public.kidx_digest_in(cstring) | immutable | strict | safe | invoker | | c |
-public.kidx_digest_larger(public.kidx_digest,public.kidx_digest) | immutable | strict | safe | invoker | | c |
-public.kidx_digest_le(public.kidx_digest,public.kidx_digest) | immutable | strict | safe | invoker | leakproof | c |
-public.kidx_digest_lt(public.kidx_digest,public.kidx_digest) | immutable | strict | safe | invoker | leakproof | c |
-public.kidx_digest_ne(public.kidx_digest,public.kidx_digest) | immutable | strict | safe | invoker | leakproof | c |
-public.kidx_digest_out(public.kidx_digest) | immutable | strict | safe | invoker | | c |
-public.kidx_digest_recv(internal) | immutable | strict | safe | invoker | | c |
-public.kidx_digest_send(public.kidx_digest) | immutable | strict | safe | invoker | | c |
-public.kidx_digest_smaller(public.kidx_digest,public.kidx_digest) | immutable | strict | safe | invoker | | c |
-public.kidx_digest_sortsupport(internal) | immutable | strict | safe | invoker | | c |
-public.kidx_digest_to_bytea(public.kidx_digest) | immutable | strict | safe | invoker | leakproof | c |
-public.kidx_mib_to_bytes(double precision) | immutable | strict | safe | invoker | | c |
-public.kidx_mib_to_bytes(numeric) | immutable | strict | safe | invoker | | c |
-public.kidx_mib_to_bytes(text) | immutable | strict | safe | invoker | | c |
-public.kidx_ms_to_ns(double precision) | immutable | strict | safe | invoker | | c |
-public.kidx_ms_to_ns(numeric) | immutable | strict | safe | invoker | | c |
-public.kidx_ms_to_ns(text) | immutable | strict | safe | invoker | | c |
-public.kidx_resource_digest(jsonb) | immutable | strict | safe | invoker | | c |
-public.max(public.kidx_digest) | immutable | called on null input | safe | invoker | | internal | (aggregate)
-public.min(public.kidx_digest) | immutable | called on null input | safe | invoker | | internal | (aggregate)
-EOT
+# signature | volatility | strict | parallel | security | leakproof | language | SET,
+# from the table of README.md's "Function attributes and privileges", the one
+# place they are stated.
+my $readme = slurp_file("$top/README.md");
+my ($attr_section) = $readme =~ /^### Function attributes and privileges\n(.*?)^#/ms
+  or die "README.md has no section \"Function attributes and privileges\"";
+my $expected_functions = '';
+for my $row (grep { /^\| `/ } split /\n/, $attr_section)
+{
+	my @cell = map { s/^\s+|\s+$//gr =~ s/`//gr } split /\|/, substr($row, 1);
+	my $set = $cell[7] // '';
+	$expected_functions .= join(' | ', @cell[ 0 .. 6 ]) . ' |' . ($set ne '' ? " $set" : '') . "\n";
+}
+note "README.md states the attributes of " . (() = $expected_functions =~ /\n/g) . " functions";
 
 my $functions = hq('sec', q{
 SELECT p.oid::regprocedure::text || ' | '
@@ -779,13 +720,8 @@ JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid
 	AND d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
 JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'kernelindex'
 ORDER BY p.oid::regprocedure::text COLLATE "C"});
-$expected_functions =~ s/ \| \| / |  | /g;
-$expected_functions = join('', map {
-	my $line = $_;
-	$line =~ s/^\? // ? (index($functions, (split / \| /, $line)[0] . ' |') >= 0 ? $line : '') : $line
-} split /^/, $expected_functions);
 note "functions of the extension (signature | volatility | strict | parallel | security | leakproof | language | SET):\n$functions";
-is("$functions\n", $expected_functions, 'every function has the volatility, strictness, parallel safety, security, leakproofness and settings of the table');
+is("$functions\n", $expected_functions, 'every function has the volatility, strictness, parallel safety, security, leakproofness and settings README.md states');
 my @definer = grep { / \| definer \| / } split /\n/, $functions;
 is(scalar @definer, 0, 'no function is SECURITY DEFINER') or diag join("\n", @definer);
 
@@ -979,6 +915,40 @@ for my $stage ('none', 'usage', 'select_runs')
 	  or diag join("\n", @wrong);
 	is(hq('sec', $state_sql), $state, "$what: nothing changed");
 }
+
+# ----------------------------------------------------------------------
+# (e) A loader with the grants README.md gives: it loads, and removes nothing
+# ----------------------------------------------------------------------
+
+my ($loader_grants) = $attr_section =~ /^(GRANT USAGE ON SCHEMA kernelindex TO kidx_loader;.*?)^```/ms
+  or die 'README.md has no loader recipe (GRANT ... TO kidx_loader)';
+$node->safe_psql('postgres', 'CREATE DATABASE loader');
+$node->safe_psql('loader', 'CREATE EXTENSION kernelindex; CREATE ROLE kidx_loader LOGIN');
+$node->safe_psql('loader', $loader_grants);
+my @loads = (
+	[ 'CSV', "\\copy kernelindex.liger_rows FROM '$sample' WITH (FORMAT csv, HEADER MATCH)" ],
+	[ 'CSV again', "\\copy kernelindex.liger_rows FROM '$sample' WITH (FORMAT csv, HEADER MATCH)" ],
+	[ 'documents', "\\copy kernelindex.documents FROM '$later_docs' $doc_copy_opts" ],
+	[ 'ingest_document', 'SELECT kernelindex.ingest_document(' . sqlstr($record_docs[0]) . '::jsonb)' ]);
+for my $l (@loads)
+{
+	my ($ret, $o, $e) = $node->psql('loader', $l->[1], connstr => $node->connstr('loader') . ' user=kidx_loader');
+	is($ret, 0, "kidx_loader (README's grants): $l->[0] loads") or diag $e;
+}
+# The same loads by the owner, in a database of their own: the same runs.
+$node->safe_psql('postgres', 'CREATE DATABASE loader_ref');
+$node->safe_psql('loader_ref', 'CREATE EXTENSION kernelindex');
+$node->safe_psql('loader_ref', $_->[1]) for @loads;
+my $runs_sql = "SELECT count(*) || ' ' || md5(string_agg(digest::text, ',' ORDER BY digest::text)) FROM kernelindex.runs";
+my $as_owner = hq('loader', $runs_sql);
+is($as_owner, hq('loader_ref', $runs_sql), "kidx_loader's loads stored the runs the owner's do ($as_owner)");
+for my $s ('DELETE FROM kernelindex.runs', 'TRUNCATE kernelindex.run_series CASCADE', 'DROP TABLE kernelindex.runs CASCADE',
+	'ALTER TABLE kernelindex.runs DISABLE TRIGGER ALL')
+{
+	my ($ret, $o, $e) = $node->psql('loader', $s, connstr => $node->connstr('loader') . ' user=kidx_loader');
+	like($e, qr/permission denied|must be owner/, "kidx_loader: $s is refused");
+}
+is(hq('loader', $runs_sql), $as_owner, 'kidx_loader removed nothing');
 
 $node->stop;
 done_testing();
