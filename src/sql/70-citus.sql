@@ -53,6 +53,7 @@ DECLARE
 	fk record;
 	fks text[] := '{}';
 	unsafe_triggers text;
+	strangers text;
 BEGIN
 	IF NOT EXISTS (SELECT FROM pg_catalog.pg_extension e WHERE e.extname OPERATOR(pg_catalog.=) 'citus') THEN
 		RAISE EXCEPTION 'kernelindex.distribute() needs the Citus extension, which is not installed in database "%"',
@@ -84,6 +85,36 @@ BEGIN
 					ELSE 'It must be a reference table; undistribute it with undistribute_table() first.' END;
 		END IF;
 	END LOOP;
+
+	/*
+	 * Step 5 replaces views and functions: the extension's own only (so
+	 * that they stay members of it, and nothing else of those names is
+	 * taken over).
+	 */
+	SELECT pg_catalog.string_agg(o.name, ', ') INTO strangers
+	FROM pg_catalog.unnest(ARRAY[
+		'pg_class:kernelindex.series_latest', 'pg_class:kernelindex.latest_runs',
+		'pg_class:kernelindex.series_reference', 'pg_class:kernelindex.releases',
+		'pg_class:kernelindex.documents',
+		'pg_proc:kernelindex.run_document(@extschema@.kidx_digest)',
+		'pg_proc:kernelindex.run_bundle(@extschema@.kidx_digest)']) AS x,
+		LATERAL (SELECT pg_catalog.split_part(x, ':', 1) AS catalog,
+			pg_catalog.substr(x, pg_catalog.strpos(x, ':') OPERATOR(pg_catalog.+) 1) AS name) AS o
+	WHERE NOT EXISTS (
+		SELECT FROM pg_catalog.pg_depend d
+		JOIN pg_catalog.pg_extension e ON e.oid OPERATOR(pg_catalog.=) d.refobjid
+		WHERE d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass
+		  AND d.deptype OPERATOR(pg_catalog.=) 'e'
+		  AND e.extname OPERATOR(pg_catalog.=) 'kernelindex'
+		  AND d.classid OPERATOR(pg_catalog.=) pg_catalog.format('pg_catalog.%s', o.catalog)::pg_catalog.regclass
+		  AND d.objid OPERATOR(pg_catalog.=) CASE o.catalog WHEN 'pg_class'
+			THEN pg_catalog.to_regclass(o.name)::pg_catalog.oid
+			ELSE pg_catalog.to_regprocedure(o.name)::pg_catalog.oid END);
+	IF strangers IS NOT NULL THEN
+		RAISE EXCEPTION 'kernelindex.distribute() redefines only objects of the kernelindex extension; not of it: %', strangers
+			USING ERRCODE = 'object_not_in_prerequisite_state',
+			HINT = 'Each must be the extension''s own view or function of that name (DROP EXTENSION kernelindex and CREATE EXTENSION kernelindex restore them).';
+	END IF;
 
 	/* Triggers stay on run_series shards (run_series_update only raises). */
 	unsafe_triggers := pg_catalog.current_setting('citus.enable_unsafe_triggers');
