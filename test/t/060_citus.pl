@@ -45,19 +45,22 @@ for my $name (qw(coordinator worker1 worker2))
 my ($coord, @workers) = @citus;
 
 # A database of that name on every node, with Citus and kernelindex.
+# (With $existing, the database is there on the coordinator, with
+# kernelindex: Citus comes after it.)
 sub citus_database
 {
-	my ($db) = @_;
+	my ($db, $existing) = @_;
 	for my $n (@citus)
 	{
-		$n->safe_psql('postgres', "CREATE DATABASE $db") unless $db eq 'postgres';
+		$n->safe_psql('postgres', "CREATE DATABASE $db")
+		  unless $db eq 'postgres' || ($existing && $n == $coord);
 		$n->safe_psql($db, 'CREATE EXTENSION citus');
 	}
 	$coord->safe_psql($db,
 		"SELECT citus_set_coordinator_host('127.0.0.1', " . $coord->port . ')');
 	$coord->safe_psql($db, "SELECT citus_add_node('127.0.0.1', " . $_->port . ')')
 	  for @workers;
-	$coord->safe_psql($db, 'CREATE EXTENSION kernelindex');
+	$coord->safe_psql($db, 'CREATE EXTENSION kernelindex') unless $existing;
 	return;
 }
 
@@ -331,6 +334,38 @@ for my $node ($single, $coord)
 my $rejected = q{SELECT row_number, column_name, bad_value, reason, kernel_name FROM kernelindex.rejected_rows ORDER BY 1};
 is($coord->safe_psql('docs', $rejected), $single->safe_psql('docs', $rejected),
 	'a bad row is quarantined the same way on the cluster');
+
+# --- A store loaded on one server, distributed afterwards ------------------
+
+# kernelindex created and loaded before Citus: distribute() has Citus create
+# the extension on the workers and moves the stored rows into the shards.
+$coord->safe_psql('postgres', 'CREATE DATABASE existing');
+$coord->safe_psql('existing', 'CREATE EXTENSION kernelindex');
+$coord->safe_psql('existing', $copy_csv);
+my %before = map { $_ => $coord->safe_psql('existing', $queries{$_}) } qw(runs run_series speedups);
+my $members = q{SELECT pg_describe_object(d.classid, d.objid, d.objsubid) COLLATE "C"
+	FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'kernelindex' WHERE d.deptype = 'e'
+	ORDER BY 1};
+my $members_before = $coord->safe_psql('existing', $members);
+citus_database('existing', 1);
+# distribute() redefines some views and functions, the extension's own only.
+$coord->safe_psql('existing', 'ALTER EXTENSION kernelindex DROP VIEW kernelindex.releases');
+($rc, $out, $err) = $coord->psql('existing', "\\set VERBOSITY verbose\nSELECT kernelindex.distribute()");
+like($err, qr/ERROR:  55000: kernelindex\.distribute\(\) redefines only objects of the kernelindex extension; not of it: kernelindex\.releases\n/,
+	'distribute() refuses to redefine a view that is not the extension\'s (55000)');
+is($coord->safe_psql('existing', 'SELECT count(*) FROM pg_dist_partition'), '0', '... and changes nothing');
+$coord->safe_psql('existing', 'ALTER EXTENSION kernelindex ADD VIEW kernelindex.releases');
+$coord->safe_psql('existing', 'SELECT kernelindex.distribute()');
+is($coord->safe_psql('existing',
+		q{SELECT sum(result::bigint) FROM run_command_on_shards('kernelindex.runs', 'SELECT count(*) FROM %s')}),
+	$lines - 1, 'an existing store: distribute() moves its runs into the shards');
+is($coord->safe_psql('existing', $queries{$_}), $before{$_}, "... $_ the same as before")
+  for sort keys %before;
+is($coord->safe_psql('existing', $members), $members_before,
+	'... and every object of the extension, the redefined views and functions too, is still a member of it');
+$coord->safe_psql('existing', $copy_csv);
+is($coord->safe_psql('existing', 'SELECT count(*) FROM kernelindex.runs'), $lines - 1,
+	'... and loading the file again stores nothing new');
 
 # --- What runs refer to is still enforced ----------------------------------
 
