@@ -94,6 +94,9 @@ is($distributed,
 	'runs distributed by comparability key, every other table a reference table');
 $coord->safe_psql('postgres', 'SELECT kernelindex.distribute()');
 is($coord->safe_psql('postgres', $layout), $distributed, 'distribute() a second time changes nothing');
+($rc, $out, $err) = $workers[0]->psql('postgres', "\\set VERBOSITY verbose\nSELECT kernelindex.distribute()");
+like($err, qr/ERROR:  55000: kernelindex\.distribute\(\) must run on the Citus coordinator/,
+	'distribute() on a worker fails with 55000');
 is($coord->safe_psql('postgres', q{SELECT count(DISTINCT placement.groupid) FROM pg_dist_placement placement
 	JOIN pg_dist_shard s USING (shardid) WHERE s.logicalrelid = 'kernelindex.runs'::regclass}),
 	'2', 'the shards of runs are on both workers');
