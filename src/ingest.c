@@ -21,7 +21,9 @@
  *	  looked up first and skipped if stored.  The rows are written the way
  *	  COPY writes them (multi-insert, index entries, AFTER triggers with the
  *	  transition table, so that kernelindex.runs_references_check() sees
- *	  them).
+ *	  them).  Where kernelindex.runs is a Citus distributed table, its rows
+ *	  go through SQL instead, which Citus routes to the shards (see
+ *	  "Storing runs on Citus").
  *
  * Steps 1-3 touch a few rows per series and use SPI; step 4 touches one row
  * per run and stays in C.
@@ -37,9 +39,11 @@
 #include "access/tableam.h"
 #include "access/xact.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_namespace_d.h"
 #include "catalog/pg_operator_d.h"
 #include "catalog/pg_trigger.h"
 #include "catalog/pg_type.h"
+#include "commands/extension.h"
 #include "commands/trigger.h"
 #include "common/hashfn.h"
 #include "executor/executor.h"
@@ -51,6 +55,7 @@
 #include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/datum.h"
 #include "utils/hsearch.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -1130,6 +1135,26 @@ external_collision(IngestBatch *b, TupleTableSlot *in, const KidxDigest *other,
 			 errhint("Two different runs of one source cannot share an externalId; nothing was stored.")));
 }
 
+/*
+ * Remember a sorted run's externalId among those of its comparability key
+ * in this statement; another run with it is refused.
+ */
+static void
+note_external(IngestBatch *b, HTAB *externals, TupleTableSlot *in)
+{
+	Datum	   *v = in->tts_values;
+	bool		found;
+	ExternalEntry *e;
+
+	if (in->tts_isnull[RC_EXTERNAL_KEY - 1])
+		return;
+	e = hash_search(externals, DatumGetPointer(v[RC_EXTERNAL_KEY - 1]), HASH_ENTER, &found);
+	if (found)
+		external_collision(b, in, &e->digest, e->ord);
+	memcpy(&e->digest, DatumGetPointer(v[RC_DIGEST - 1]), sizeof(KidxDigest));
+	e->ord = DatumGetInt64(v[RC_ORD - 1]);
+}
+
 /* Store one sorted run (unless it is stored already). */
 static void
 writer_put(RunsWriter *w, IngestBatch *b, TupleTableSlot *in, BatchKey *key)
@@ -1153,17 +1178,7 @@ writer_put(RunsWriter *w, IngestBatch *b, TupleTableSlot *in, BatchKey *key)
 																				  w->att[RW_DIGEST],
 																				  &isnull)), 0);
 	}
-	if (!nulls[RC_EXTERNAL_KEY - 1])
-	{
-		bool		found;
-		ExternalEntry *e = hash_search(w->externals, DatumGetPointer(v[RC_EXTERNAL_KEY - 1]),
-									   HASH_ENTER, &found);
-
-		if (found)
-			external_collision(b, in, &e->digest, e->ord);
-		memcpy(&e->digest, DatumGetPointer(v[RC_DIGEST - 1]), sizeof(KidxDigest));
-		e->ord = DatumGetInt64(v[RC_ORD - 1]);
-	}
+	note_external(b, w->externals, in);
 
 	slot = w->slots[w->nused];
 	ExecClearTuple(slot);
@@ -1210,6 +1225,243 @@ new_externals(IngestBatch *b, HTAB *old)
 					   HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
 }
 
+/* ----------------------------------------------------------------
+ *		Storing runs on Citus
+ *
+ * When kernelindex.runs is a Citus distributed table (see
+ * kernelindex.distribute()), the coordinator's table holds no rows: its
+ * shards on the workers do.  The sorted runs then go, a chunk at a time,
+ * through INSERT ... SELECT FROM unnest(arrays) ON CONFLICT (comparability_key,
+ * digest) DO NOTHING, which Citus routes to the shards.  Runs stored before
+ * are skipped by ON CONFLICT on their shard (waiting for, or under
+ * REPEATABLE READ and SERIALIZABLE failing on, runs other transactions
+ * stored, as the heap path does); a run whose externalId a stored run of
+ * its key has fails on the shard's unique index (23505).  The series a run
+ * names is checked by the foreign key (series_id, comparability_key) ->
+ * run_series (id, comparability_key) that distribute() declares, on each
+ * shard against its server's copy of the reference table.
+ * ----------------------------------------------------------------
+ */
+
+/* Runs written per INSERT through SQL. */
+#define INGEST_SQL_CHUNK 100000
+
+/* Is a kernelindex table (NULL: any) a Citus table?  See ingest.h. */
+bool
+kidx_distributed(const char *relname)
+{
+	Oid			nsp;
+	Oid			argtypes[1] = {OIDOID};
+	Datum		args[1];
+	bool		found;
+
+	if (!OidIsValid(get_extension_oid("citus", true)) ||
+		!OidIsValid(get_relname_relid("pg_dist_partition", PG_CATALOG_NAMESPACE)))
+		return false;
+	nsp = get_namespace_oid("kernelindex", false);
+	if (relname != NULL)
+	{
+		args[0] = ObjectIdGetDatum(get_relname_relid(relname, nsp));
+		if (!OidIsValid(DatumGetObjectId(args[0])))
+			return false;
+	}
+	else
+		args[0] = ObjectIdGetDatum(nsp);
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	ingest_spi(relname != NULL ?
+			   "SELECT 1 FROM pg_catalog.pg_dist_partition AS p"
+			   " WHERE p.logicalrelid::pg_catalog.oid OPERATOR(pg_catalog.=) $1" :
+			   "SELECT 1 FROM pg_catalog.pg_dist_partition AS p"
+			   " JOIN pg_catalog.pg_class AS c ON c.oid OPERATOR(pg_catalog.=) p.logicalrelid::pg_catalog.oid"
+			   " WHERE c.relnamespace OPERATOR(pg_catalog.=) $1",
+			   1, argtypes, args, NULL, true, 1);
+	found = SPI_processed > 0;
+	SPI_finish();
+	return found;
+}
+
+/* Runs buffered column by column for one INSERT through SQL. */
+typedef struct SqlRunsWriter
+{
+	MemoryContext cxt;			/* the buffered values; reset per chunk */
+	char	   *sql;
+	Oid			type[RW_N];
+	int16		typlen[RW_N];
+	bool		typbyval[RW_N];
+	char		typalign[RW_N];
+	Datum	   *values[RW_N];
+	bool	   *nulls[RW_N];
+	int			n;
+	int			cap;			/* runs per INSERT */
+	int64		stored;
+} SqlRunsWriter;
+
+/* Set up the INSERT the runs go through. */
+static void
+sql_writer_open(SqlRunsWriter *w, IngestBatch *b)
+{
+	Oid			digest_type = kidx_digest_type();
+	StringInfoData sql;
+	int			i;
+
+	memset(w, 0, sizeof(*w));
+	w->cap = (int) Min(b->nruns, INGEST_SQL_CHUNK);
+	w->cxt = AllocSetContextCreate(b->cxt, "kernelindex runs through SQL",
+								   ALLOCSET_DEFAULT_SIZES);
+	for (i = 0; i < RW_N; i++)
+	{
+		if (i == RW_KEY || i == RW_DIGEST)
+			w->type[i] = digest_type;
+		else if (i == RW_SERIES)
+			w->type[i] = INT4OID;
+		else if (i == RW_OBSERVED)
+			w->type[i] = TIMESTAMPTZOID;
+		else if (i < RW_NATIVE0)
+			w->type[i] = INT8OID;
+		else if (i < RW_EXTERNAL)
+			w->type[i] = NUMERICOID;
+		else
+			w->type[i] = UUIDOID;
+		get_typlenbyvalalign(w->type[i], &w->typlen[i], &w->typbyval[i], &w->typalign[i]);
+		w->values[i] = MemoryContextAlloc(b->cxt, sizeof(Datum) * w->cap);
+		w->nulls[i] = MemoryContextAlloc(b->cxt, sizeof(bool) * w->cap);
+	}
+	initStringInfo(&sql);
+	appendStringInfoString(&sql, "INSERT INTO kernelindex.runs AS t (");
+	for (i = 0; i < RW_N; i++)
+		appendStringInfo(&sql, "%s%s", i ? ", " : "", runs_column[i]);
+	appendStringInfoString(&sql, ") SELECT u.* FROM ROWS FROM (");
+	for (i = 0; i < RW_N; i++)
+		appendStringInfo(&sql, "%spg_catalog.unnest($%d)", i ? ", " : "", i + 1);
+	appendStringInfoString(&sql, ") AS u ON CONFLICT (comparability_key, digest) DO NOTHING");
+	w->sql = sql.data;
+}
+
+/* Write the buffered runs with one INSERT; Citus routes them to the shards. */
+static void
+sql_writer_flush(SqlRunsWriter *w)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	Oid			argtypes[RW_N];
+	Datum		args[RW_N];
+	int			dims[1] = {w->n};
+	int			lbs[1] = {1};
+	int			i;
+
+	if (w->n == 0)
+		return;
+	MemoryContextSwitchTo(w->cxt);
+	for (i = 0; i < RW_N; i++)
+	{
+		argtypes[i] = get_array_type(w->type[i]);
+		args[i] = PointerGetDatum(construct_md_array(w->values[i], w->nulls[i], 1, dims, lbs,
+													 w->type[i], w->typlen[i],
+													 w->typbyval[i], w->typalign[i]));
+	}
+	MemoryContextSwitchTo(cxt);
+	PG_TRY();
+	{
+		ingest_spi(w->sql, RW_N, argtypes, args, NULL, false, 0);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		if (edata->sqlerrcode != ERRCODE_UNIQUE_VIOLATION)
+			PG_RE_THROW();
+		FlushErrorState();
+		ereport(ERROR,
+				(errcode(ERRCODE_UNIQUE_VIOLATION),
+				 errmsg("a run has the same source and externalId as a stored run of its comparability key"),
+				 edata->detail ? errdetail_internal("%s", edata->detail) :
+				 errdetail_internal("%s", edata->message),
+				 errhint("Two different runs of one source cannot share an externalId; nothing was stored.")));
+	}
+	PG_END_TRY();
+	w->stored += SPI_processed;
+	SPI_freetuptable(SPI_tuptable);
+	w->n = 0;
+	MemoryContextReset(w->cxt);
+}
+
+/* Buffer one sorted run (a copy of its values) for the next INSERT. */
+static void
+sql_writer_put(SqlRunsWriter *w, IngestBatch *b, TupleTableSlot *in)
+{
+	Datum	   *v = in->tts_values;
+	bool	   *nulls = in->tts_isnull;
+	MemoryContext old = MemoryContextSwitchTo(w->cxt);
+	int			series = DatumGetInt32(v[RC_SERIES - 1]);
+	int			i;
+
+#define PUT(col, isnull, datum) \
+	do { \
+		w->nulls[col][w->n] = (isnull); \
+		w->values[col][w->n] = (isnull) ? (Datum) 0 : \
+			datumCopy((datum), w->typbyval[col], w->typlen[col]); \
+	} while (0)
+	PUT(RW_KEY, false, v[RC_KEY - 1]);
+	PUT(RW_DIGEST, false, v[RC_DIGEST - 1]);
+	PUT(RW_SERIES, false, Int32GetDatum(b->series[series]->id));
+	PUT(RW_OBSERVED, false, v[RC_OBSERVED_AT - 1]);
+	for (i = 0; i < RI_N; i++)
+		PUT(RW_INT0 + i, nulls[RC_INT0 - 1 + i], v[RC_INT0 - 1 + i]);
+	for (i = 0; i < RUN_NNATIVE; i++)
+		PUT(RW_NATIVE0 + i, nulls[RC_NATIVE0 - 1 + i], v[RC_NATIVE0 - 1 + i]);
+	PUT(RW_EXTERNAL, nulls[RC_EXTERNAL_KEY - 1], v[RC_EXTERNAL_KEY - 1]);
+#undef PUT
+	b->series[series]->used = true;
+	MemoryContextSwitchTo(old);
+	if (++w->n == w->cap)
+		sql_writer_flush(w);
+}
+
+/* Step 4 on Citus: the runs in key order, through SQL; returns how many are new. */
+static int64
+store_runs_sql(IngestBatch *b)
+{
+	SqlRunsWriter w;
+	TupleTableSlot *in;
+	HTAB	   *externals = NULL;
+	KidxDigest	prev_key;
+	KidxDigest	prev_digest;
+	bool		have_prev = false;
+
+	tuplesort_performsort(b->runs);
+	in = MakeSingleTupleTableSlot(b->run_desc, &TTSOpsMinimalTuple);
+	sql_writer_open(&w, b);
+	while (tuplesort_gettupleslot(b->runs, true, false, in, NULL))
+	{
+		KidxDigest *k;
+		KidxDigest *d;
+
+		CHECK_FOR_INTERRUPTS();
+		slot_getallattrs(in);
+		k = (KidxDigest *) DatumGetPointer(in->tts_values[RC_KEY - 1]);
+		d = (KidxDigest *) DatumGetPointer(in->tts_values[RC_DIGEST - 1]);
+		if (!have_prev || memcmp(k, &prev_key, sizeof(KidxDigest)) != 0)
+		{
+			externals = new_externals(b, externals);
+			prev_key = *k;
+		}
+		else if (memcmp(d, &prev_digest, sizeof(KidxDigest)) == 0)
+			continue;			/* the same run twice in one statement */
+		prev_digest = *d;
+		have_prev = true;
+		note_external(b, externals, in);
+		sql_writer_put(&w, b, in);
+	}
+	sql_writer_flush(&w);
+	ExecDropSingleTupleTableSlot(in);
+	tuplesort_end(b->runs);
+	b->runs = NULL;
+	MemoryContextDelete(w.cxt);
+	return w.stored;
+}
+
 /* Step 4: store the runs in key order; returns how many are new. */
 static int64
 store_runs(IngestBatch *b)
@@ -1223,6 +1475,8 @@ store_runs(IngestBatch *b)
 
 	if (b->nruns == 0)
 		return 0;
+	if (kidx_distributed("runs"))
+		return store_runs_sql(b);
 	tuplesort_performsort(b->runs);
 	in = MakeSingleTupleTableSlot(b->run_desc, &TTSOpsMinimalTuple);
 	writer_open(&w);

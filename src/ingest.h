@@ -76,6 +76,13 @@ extern int	ingest_spi(const char *sql, int nargs, Oid *argtypes, Datum *values,
 extern void references_check_series(int n, const int32 *ids,
 									const KidxDigest *keys);
 
+/*
+ * Is the kernelindex table relname (NULL: any kernelindex table) a Citus
+ * table?  Then its rows live in shards on other servers, and what writes
+ * or reads it goes through SQL.  One catalog look-up; false without Citus.
+ */
+extern bool kidx_distributed(const char *relname);
+
 /* The kidx_digest type and its array type. */
 extern Oid	kidx_digest_type(void);
 extern Oid	kidx_digest_array_type(void);

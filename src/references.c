@@ -23,6 +23,12 @@
  * test/t/030_references.pl races loads against deletes under READ
  * COMMITTED, REPEATABLE READ and SERIALIZABLE.
  *
+ * On Citus (kernelindex.distribute()) runs live in shards, where neither
+ * trigger can run: distribute() drops them, but run_series_update, and
+ * declares the foreign key (series_id, comparability_key) -> run_series (id,
+ * comparability_key) instead, checked on every shard against its server's
+ * copy of run_series (test/t/060_citus.pl).
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"

@@ -242,7 +242,7 @@ bench)
 	KIDX_BENCH_RESULTS=$(mktemp /tmp/kidx-bench-results.XXXXXX)
 	export KIDX_BENCH_RESULTS
 	# ingest.sh leaves a million runs in kidx_bench for store.sh and bi.sh.
-	for b in canonical digest ingest store bi; do
+	for b in canonical digest ingest store bi citus; do
 		[ -e "test/bench/$b.sh" ] || continue
 		log "benchmark test/bench/$b.sh"
 		bash "test/bench/$b.sh" || echo "benchmark $b.sh failed"

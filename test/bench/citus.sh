@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# Scale-out on Citus (issue 13), side by side in one run on this machine:
+# one plain server against a coordinator and two workers on loopback, all
+# four clusters started here with the same settings.
+#
+# - CSV in: LIGER_BENCH_ROWS (default 1,000,000) rows in Liger's format
+#   (generated as test/bench/ingest.sh does: the upstream file's rows over
+#   and over, each with its own timestamp) COPYed into
+#   kernelindex.liger_rows on each.
+# - BI: a full read of kernelindex.speedups and the dashboard query of
+#   test/bench/bi.sh (speedups for one kernel and GPU), best of three each.
+#
+# Both hold the same runs and give the same speedups (count and an
+# order-independent hash of every row compared).  Skipped, saying so, where
+# Citus is not installed.  The figures are recorded with result() for the
+# table of `make bench`; they are measurements, not targets ("-" as target).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+
+pkglibdir=$(pg_config --pkglibdir)
+if [ ! -e "$pkglibdir/citus.so" ]; then
+	echo "citus: Citus is not installed (no citus.so in $pkglibdir): skipped"
+	result "Citus: coordinator + 2 workers against one server" "-" "skipped: Citus is not installed" "-"
+	exit 0
+fi
+bindir=$(pg_config --bindir)
+
+csv=${KIDX_SHARED:-$here/../../../shared}/data/liger/all_benchmark_data.csv
+[ -r "$csv" ] || csv="$here/../data/liger_sample.csv"
+csv=$(cd "$(dirname "$csv")" && pwd)/$(basename "$csv")
+n=${LIGER_BENCH_ROWS:-1000000}
+db=kidx_citus
+work=$(mktemp -d /tmp/kidx-bench-citus.XXXXXX)
+chmod 755 "$work"
+big="$work/liger.csv"
+
+# The clusters run as postgres when this runs as root (as make bench does).
+as_server() {
+	if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+[ "$(id -u)" = 0 ] && chown postgres: "$work"
+
+# A free TCP port on loopback, from 5800 up.
+next_port=5800
+free_port() {
+	while (echo >"/dev/tcp/127.0.0.1/$next_port") 2>/dev/null; do
+		next_port=$((next_port + 1))
+	done
+	port=$next_port
+	next_port=$((next_port + 1))
+}
+
+declare -A ports
+nodes="single coordinator worker1 worker2"
+cleanup() {
+	for node in $nodes; do
+		[ -f "$work/$node/postmaster.pid" ] &&
+			as_server "$bindir/pg_ctl" -D "$work/$node" -m immediate stop >/dev/null 2>&1
+	done
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+# One cluster: the same settings on all four; Citus preloaded but on the
+# single server.
+for node in $nodes; do
+	free_port
+	ports[$node]=$port
+	as_server "$bindir/initdb" -D "$work/$node" -A trust -U postgres >/dev/null
+	{
+		echo "port = $port"
+		echo "listen_addresses = '127.0.0.1'"
+		echo "unix_socket_directories = '$work'"
+		echo "shared_buffers = 256MB"
+		echo "max_connections = 200"
+		echo "max_worker_processes = 32"
+		[ "$node" = single ] || echo "shared_preload_libraries = 'citus'"
+	} | as_server tee -a "$work/$node/postgresql.conf" >/dev/null
+	as_server "$bindir/pg_ctl" -D "$work/$node" -l "$work/$node.log" -w start >/dev/null
+done
+on() {
+	local node=$1
+	shift
+	psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "${ports[$node]}" -U postgres "$@"
+}
+for node in $nodes; do
+	on "$node" -d postgres -c "CREATE DATABASE $db"
+done
+for node in coordinator worker1 worker2; do
+	on "$node" -d "$db" -c "CREATE EXTENSION citus"
+done
+on coordinator -d "$db" -c "SELECT citus_set_coordinator_host('127.0.0.1', ${ports[coordinator]})" >/dev/null
+for node in worker1 worker2; do
+	on coordinator -d "$db" -c "SELECT citus_add_node('127.0.0.1', ${ports[$node]})" >/dev/null
+done
+on single -d "$db" -c "CREATE EXTENSION kernelindex"
+on coordinator -d "$db" -c "CREATE EXTENSION kernelindex" -c "SELECT kernelindex.distribute()" >/dev/null
+citus_version=$(on coordinator -d "$db" -At -c "SELECT extversion FROM pg_extension WHERE extname = 'citus'")
+shards=$(on coordinator -d "$db" -At -c "SELECT count(*) FROM pg_dist_shard WHERE logicalrelid = 'kernelindex.runs'::regclass")
+echo "== one server on port ${ports[single]}; coordinator on ${ports[coordinator]}, workers on ${ports[worker1]} and ${ports[worker2]} (Citus $citus_version, $shards shards of runs)"
+
+echo "== generating $n Liger rows from $(basename "$csv")"
+on single -d "$db" <<SQL
+CREATE TEMP TABLE upstream (LIKE kernelindex.liger_rows);
+\\copy upstream FROM '$csv' WITH (FORMAT csv, HEADER MATCH)
+CREATE TEMP TABLE upstream_n AS SELECT row_number() OVER () AS ord, u.* FROM upstream u;
+\\copy (SELECT u.kernel_name, u.kernel_provider, u.kernel_operation_mode, u.metric_name, u.metric_unit, u.x_name, u.x_label, u.x_value, u.y_value_50, u.y_value_20, u.y_value_80, u.extra_benchmark_config_str, u.gpu_name, to_char(timestamp '2020-01-01' + g * interval '1 second', 'YYYY-MM-DD HH24:MI:SS') AS "timestamp", u.liger_version FROM generate_series(0, $n - 1) g JOIN upstream_n u ON u.ord = g % (SELECT count(*) FROM upstream_n) + 1 ORDER BY g) TO '$big' WITH (FORMAT csv, HEADER)
+SQL
+echo "file: $(($(wc -l <"$big") - 1)) rows, $(du -h "$big" | cut -f1)"
+
+# Seconds one statement takes on a node, after a checkpoint everywhere.
+timed_on() {
+	local node=$1 sql=$2 start m
+	for m in $nodes; do on "$m" -d "$db" -c "CHECKPOINT" >/dev/null; done
+	start=$(now)
+	on "$node" -d "$db" -c "$sql" >/dev/null
+	awk -v a="$start" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'
+}
+# The best of three timings of one statement on a node, timed by psql in
+# one session.
+best_on() {
+	on "$1" -d "$db" -c '\timing on' -c "$2" -c "$2" -c "$2" |
+		awk '/^Time:/ { t = $2 / 1000; if (b == "" || t < b) b = t } END { printf "%.2f", b }'
+}
+
+echo "== CSV in"
+load_single=$(timed_on single "\\copy kernelindex.liger_rows FROM '$big' WITH (FORMAT csv, HEADER MATCH)")
+load_citus=$(timed_on coordinator "\\copy kernelindex.liger_rows FROM '$big' WITH (FORMAT csv, HEADER MATCH)")
+runs_single=$(on single -d "$db" -At -c "SELECT count(*) FROM kernelindex.runs")
+runs_citus=$(on coordinator -d "$db" -At -c "SELECT count(*) FROM kernelindex.runs")
+printf 'one server:              %8.2f s  (%d runs)\n' "$load_single" "$runs_single"
+printf 'coordinator + 2 workers: %8.2f s  (%d runs)\n' "$load_citus" "$runs_citus"
+[ "$runs_single" -eq "$n" ] && [ "$runs_citus" -eq "$n" ] ||
+	{ echo "FAILED: $n rows gave $runs_single runs on one server, $runs_citus on the cluster"; exit 1; }
+digests() { on "$1" -d "$db" -At -c "SELECT count(*), sum(hashtext(digest::text)::bigint) FROM kernelindex.runs"; }
+[ "$(digests single)" = "$(digests coordinator)" ] || { echo "FAILED: the runs differ"; exit 1; }
+r=$(ratio "$load_citus" "$load_single")
+result "Citus: CSV in, $n rows, coordinator + 2 workers / one server" "-" "${r}x ($load_citus s / $load_single s)" "-"
+
+echo "== BI"
+for node in $nodes; do on "$node" -d "$db" -c "VACUUM ANALYZE"; done
+same='SELECT count(*), sum(hashtext(t::text)::bigint) FROM kernelindex.speedups t'
+filter="kernel = 'sparsemax' AND gpu = 'NVIDIA GeForce RTX 3090'"
+[ "$(on single -d "$db" -At -c "$same")" = "$(on coordinator -d "$db" -At -c "$same")" ] ||
+	{ echo "FAILED: speedups differ"; exit 1; }
+nspeedups=$(on single -d "$db" -At -c "SELECT count(*) FROM kernelindex.speedups")
+nkept=$(on single -d "$db" -At -c "SELECT count(*) FROM kernelindex.speedups WHERE $filter")
+for what in "full read of speedups ($nspeedups rows)|SELECT * FROM kernelindex.speedups" \
+	"dashboard: speedups for one kernel and GPU ($nkept rows)|SELECT * FROM kernelindex.speedups WHERE $filter"; do
+	name=${what%%|*}
+	sql="\\copy (${what#*|}) TO '/dev/null'"
+	t_single=$(best_on single "$sql")
+	t_citus=$(best_on coordinator "$sql")
+	r=$(ratio "$t_citus" "$t_single")
+	echo "$name: one server $t_single s, coordinator + 2 workers $t_citus s"
+	result "Citus: $name, coordinator + 2 workers / one server" "-" "${r}x ($t_citus s / $t_single s)" "-"
+done
