@@ -286,25 +286,16 @@ $$;
 /* --- The reference run each series is compared with ---------------------- */
 
 CREATE VIEW kernelindex.series_reference AS
-WITH reference_latest AS (
-	-- per comparability key and release: the reference implementation's latest run
-	SELECT DISTINCT ON (sf.comparability_key, sf.release)
-		sf.comparability_key, sf.release, sf.provider, sf.provider_title, sf.series_id,
-		l.digest::text AS run_digest, l.observed_at,
-		l.latency_ns, l.latency_ns_p20, l.latency_ns_p80,
-		l.peak_bytes, l.peak_bytes_p20, l.peak_bytes_p80
-	FROM kernelindex.series_facts sf
-	CROSS JOIN LATERAL kernelindex.series_latest_run(sf.series_id) l
-	WHERE sf.is_reference
-	ORDER BY sf.comparability_key, sf.release, l.observed_at DESC, l.digest DESC
-)
-SELECT DISTINCT ON (o.series_id)
+-- Per series, one look-up among the reference series of its comparability
+-- key (LATERAL), so that a filter on the series (one kernel and GPU) comes
+-- first and only its references are looked up.
+SELECT
 	o.series_id,
 	rl.series_id AS reference_series_id,
 	rl.provider AS reference_provider,
 	rl.provider_title AS reference_provider_title,
 	rl.release AS reference_release,
-	rl.release IS NOT DISTINCT FROM o.release AS same_release,
+	rl.same_release,
 	rl.run_digest AS reference_run_digest,
 	rl.observed_at AS reference_observed_at,
 	rl.latency_ns AS reference_latency_ns,
@@ -314,9 +305,23 @@ SELECT DISTINCT ON (o.series_id)
 	rl.peak_bytes_p20 AS reference_peak_bytes_p20,
 	rl.peak_bytes_p80 AS reference_peak_bytes_p80
 FROM kernelindex.series_facts o
-JOIN reference_latest rl ON rl.comparability_key OPERATOR(pg_catalog.=) o.comparability_key
-WHERE NOT o.is_reference
-ORDER BY o.series_id, rl.release IS NOT DISTINCT FROM o.release DESC, rl.observed_at DESC, rl.run_digest DESC;
+CROSS JOIN LATERAL (
+	-- the reference implementation's latest run of the same release, else
+	-- its latest run of any release
+	SELECT s.id AS series_id, i.provider, COALESCE(pv.title, i.provider) AS provider_title, s.release,
+		s.release IS NOT DISTINCT FROM o.release AS same_release,
+		l.digest::text AS run_digest, l.observed_at,
+		l.latency_ns, l.latency_ns_p20, l.latency_ns_p80,
+		l.peak_bytes, l.peak_bytes_p20, l.peak_bytes_p80
+	FROM kernelindex.run_series os
+	JOIN kernelindex.run_series s ON s.comparability_key OPERATOR(@extschema@.=) os.comparability_key
+	JOIN kernelindex.implementations i ON i.id OPERATOR(pg_catalog.=) s.implementation_id
+	JOIN kernelindex.providers pv ON pv.name OPERATOR(pg_catalog.=) i.provider AND pv.is_reference
+	CROSS JOIN LATERAL kernelindex.series_latest_run(s.id) l
+	WHERE os.id OPERATOR(pg_catalog.=) o.series_id
+	ORDER BY s.release IS NOT DISTINCT FROM o.release DESC, l.observed_at DESC, l.digest DESC
+	LIMIT 1) rl
+WHERE NOT o.is_reference;
 COMMENT ON VIEW kernelindex.series_reference IS
 'per series of a non-reference implementation: the reference implementation''s run its runs are compared with, under the same comparability key: the reference''s latest run of the same release, else its latest run of any release';
 COMMENT ON COLUMN kernelindex.series_reference.series_id IS 'the series compared (kernelindex.series_facts)';
