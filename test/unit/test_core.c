@@ -214,7 +214,7 @@ test_compare_keys(void)
 	check(jcs_compare_keys("abcdefghijklmnop", 16, "abcdefghijklmnoq", 16) < 0, "long ASCII");
 
 	/* random strings against UTF-16 transcoding, both argument orders */
-	for (i = 0; i < 200000; i++)
+	for (i = 0; i < rounds(200000); i++)
 	{
 		char		a[128],
 					b[128];
@@ -641,7 +641,7 @@ test_number_random(void)
 {
 	int			i;
 
-	for (i = 0; i < 200000; i++)
+	for (i = 0; i < rounds(200000); i++)
 	{
 		char		buf[128];
 		size_t		n = random_decimal_text(buf, false);
@@ -831,7 +831,7 @@ test_decimal(void)
 	expect_dec(big, 1, DEC_OK, 43);
 
 	/* random inputs against the reference */
-	for (i = 0; i < 300000; i++)
+	for (i = 0; i < rounds(300000); i++)
 	{
 		char		buf[256];
 		size_t		n = 0;

@@ -166,7 +166,7 @@ test_format_random(void)
 	const int64_t hi = INT64_C(252455615999999999);
 	int			i;
 
-	for (i = 0; i < 200000; i++)
+	for (i = 0; i < rounds(200000); i++)
 	{
 		int64_t		usec = lo + (int64_t) (rnd() % (uint64_t) (hi - lo + 1));
 		char		at[RUNFMT_OBSERVED_AT_MAXLEN + 1];
@@ -275,7 +275,7 @@ test_derive_detect(void)
 	check(runfmt_derive("éé-", 5, slug, 19, 4, utf8_mblen, out) == 6 &&
 		  strcmp(out, "éé-2") == 0, "cut counts characters: %s", out);
 
-	for (i = 0; i < 300000; i++)
+	for (i = 0; i < rounds(300000); i++)
 	{
 		char		stem[400];
 		char		s[RUNFMT_SLUG_BUFLEN];
@@ -323,7 +323,7 @@ test_plain_timestamp(void)
 	check(!runfmt_plain_timestamp("2025-04-28 24:00:00", 19, &u), "hour 24");
 	check(!runfmt_plain_timestamp("0000-01-01 00:00:00", 19, &u), "year 0");
 	check(!runfmt_plain_timestamp("2025-04-28 00:38:25 ", 20, &u), "trailing space");
-	for (i = 0; i < 100000; i++)
+	for (i = 0; i < rounds(100000); i++)
 	{
 		int64_t		usec = (int64_t) (rnd() % INT64_C(252455615999999999));
 		char		at[RUNFMT_OBSERVED_AT_MAXLEN + 1];

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "utf8_rule.h"
 
@@ -64,6 +65,27 @@ rnd(void)
 	z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
 	z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
 	return z ^ (z >> 31);
+}
+
+/*
+ * How many random rounds a loop runs: n, divided by KIDX_UNIT_DIVISOR from
+ * the environment when set (the valgrind target runs a tenth: valgrind is
+ * some 30 times slower, and the rounds only repeat the same code paths).
+ */
+static inline long
+rounds(long n)
+{
+	static long divisor = 0;
+
+	if (divisor == 0)
+	{
+		const char *d = getenv("KIDX_UNIT_DIVISOR");
+
+		divisor = d ? strtol(d, NULL, 10) : 1;
+		if (divisor < 1)
+			divisor = 1;
+	}
+	return n / divisor;
 }
 
 /* Pseudo-random integer in [0, n). */
