@@ -233,7 +233,7 @@ COMMENT ON COLUMN kernelindex.runs.series_id IS 'what this run shares with other
 COMMENT ON COLUMN kernelindex.runs.native_p20 IS 'source-native p20 value exactly as written (run_series.native_unit || ''_20'', e.g. ms_20)';
 COMMENT ON COLUMN kernelindex.runs.native_p50 IS 'source-native median exactly as written (e.g. ms_50)';
 COMMENT ON COLUMN kernelindex.runs.native_p80 IS 'source-native p80 value exactly as written (e.g. ms_80)';
-COMMENT ON COLUMN kernelindex.runs.external_key IS 'md5 of the canonical JSON [sourceNative.source, sourceNative.externalId] as uuid: unique per comparability key';
+COMMENT ON COLUMN kernelindex.runs.external_key IS 'the first 16 bytes of SHA-256 over the canonical JSON [sourceNative.source, sourceNative.externalId], as uuid: unique per comparability key';
 
 SELECT pg_catalog.pg_extension_config_dump('kernelindex.protocols', '');
 SELECT pg_catalog.pg_extension_config_dump('kernelindex.environments', '');

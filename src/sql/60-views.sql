@@ -1,8 +1,8 @@
 /* ---------------------------------------------------------------------
  * 7. Views for BI tools (SPEC section 10)
  *
- * Plain types only (text, bigint, numeric, double precision, timestamptz,
- * boolean): digests as text, times in ns and ms, memory in bytes and MiB,
+ * Plain types only (text, bigint, integer, numeric, double precision,
+ * timestamptz, boolean): digests as text, times in ns and ms, memory in bytes and MiB,
  * with titles.  What runs share is looked up once per series
  * (series_facts); the latest run of a series comes from the index
  * runs_series_observed, so that per-release views touch one run per
