@@ -408,6 +408,21 @@ is(sqlstate($coord, 'postgres', qq{INSERT INTO kernelindex.runs (comparability_k
 	is(sqlstate($coord, 'postgres', "\\copy kernelindex.liger_rows FROM '$f' WITH (FORMAT csv, HEADER MATCH)"),
 		'23505', q{a new run with a stored run's externalId fails with 23505});
 }
+# Loads refuse a missing reference as on one server: a bundle without its
+# protocol, naming one that is not stored (23503), and nothing is stored.
+{
+	my ($f) = sort glob("$top/test/data/records/*.json");
+	my $doc = slurp_file($f);
+	$doc =~ s/"protocolDigest"\s*:\s*"sha256:[0-9a-f]{64}"/"protocolDigest": "sha256:@{['f' x 64]}"/ or die 'no protocolDigest';
+	my $sql = "SELECT kernelindex.ingest_document(jsonb_set(\$kidx\$$doc\$kidx\$::jsonb #- '{protocol}', '{run,metadata,name}', '\"missing-protocol\"'))";
+	for my $node ($single, $coord)
+	{
+		my $what = $node == $coord ? 'coordinator' : 'one server';
+		my $before = $node->safe_psql('postgres', 'SELECT count(*) FROM kernelindex.runs');
+		is(sqlstate($node, 'postgres', $sql), '23503', "$what: a document naming a protocol neither given nor stored fails with 23503");
+		is($node->safe_psql('postgres', 'SELECT count(*) FROM kernelindex.runs'), $before, "$what: ... and stores nothing");
+	}
+}
 is($coord->safe_psql('postgres', q{SELECT count(*) FROM kernelindex.runs r
 	WHERE NOT EXISTS (SELECT 1 FROM kernelindex.run_series s WHERE s.id = r.series_id)}),
 	'0', 'no run points at nothing');
