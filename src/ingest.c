@@ -1419,67 +1419,36 @@ sql_writer_put(SqlRunsWriter *w, IngestBatch *b, TupleTableSlot *in)
 		sql_writer_flush(w);
 }
 
-/* Step 4 on Citus: the runs in key order, through SQL; returns how many are new. */
-static int64
-store_runs_sql(IngestBatch *b)
-{
-	SqlRunsWriter w;
-	TupleTableSlot *in;
-	HTAB	   *externals = NULL;
-	KidxDigest	prev_key;
-	KidxDigest	prev_digest;
-	bool		have_prev = false;
-
-	tuplesort_performsort(b->runs);
-	in = MakeSingleTupleTableSlot(b->run_desc, &TTSOpsMinimalTuple);
-	sql_writer_open(&w, b);
-	while (tuplesort_gettupleslot(b->runs, true, false, in, NULL))
-	{
-		KidxDigest *k;
-		KidxDigest *d;
-
-		CHECK_FOR_INTERRUPTS();
-		slot_getallattrs(in);
-		k = (KidxDigest *) DatumGetPointer(in->tts_values[RC_KEY - 1]);
-		d = (KidxDigest *) DatumGetPointer(in->tts_values[RC_DIGEST - 1]);
-		if (!have_prev || memcmp(k, &prev_key, sizeof(KidxDigest)) != 0)
-		{
-			externals = new_externals(b, externals);
-			prev_key = *k;
-		}
-		else if (memcmp(d, &prev_digest, sizeof(KidxDigest)) == 0)
-			continue;			/* the same run twice in one statement */
-		prev_digest = *d;
-		have_prev = true;
-		note_external(b, externals, in);
-		sql_writer_put(&w, b, in);
-	}
-	sql_writer_flush(&w);
-	ExecDropSingleTupleTableSlot(in);
-	tuplesort_end(b->runs);
-	b->runs = NULL;
-	MemoryContextDelete(w.cxt);
-	return w.stored;
-}
-
-/* Step 4: store the runs in key order; returns how many are new. */
+/*
+ * Step 4: store the runs in key order; returns how many are new.  On one
+ * server they go into the heap and its indexes directly; where runs is a
+ * Citus table, through SQL (see "Storing runs on Citus").
+ */
 static int64
 store_runs(IngestBatch *b)
 {
+	bool		sql;
 	RunsWriter	w;
+	SqlRunsWriter sw;
 	TupleTableSlot *in;
 	KidxDigest	prev_key;
 	KidxDigest	prev_digest;
 	bool		have_prev = false;
 	BatchKey   *key = NULL;
+	int64		stored;
 
 	if (b->nruns == 0)
 		return 0;
-	if (kidx_distributed("runs"))
-		return store_runs_sql(b);
+	sql = kidx_distributed("runs");
 	tuplesort_performsort(b->runs);
 	in = MakeSingleTupleTableSlot(b->run_desc, &TTSOpsMinimalTuple);
-	writer_open(&w);
+	if (sql)
+	{
+		sql_writer_open(&sw, b);
+		w.externals = NULL;
+	}
+	else
+		writer_open(&w);
 	while (tuplesort_gettupleslot(b->runs, true, false, in, NULL))
 	{
 		KidxDigest *k;
@@ -1491,12 +1460,15 @@ store_runs(IngestBatch *b)
 		d = (KidxDigest *) DatumGetPointer(in->tts_values[RC_DIGEST - 1]);
 		if (!have_prev || memcmp(k, &prev_key, sizeof(KidxDigest)) != 0)
 		{
-			DigestEntry *e = hash_search(b->key_hash, k, HASH_FIND, NULL);
+			if (!sql)
+			{
+				DigestEntry *e = hash_search(b->key_hash, k, HASH_FIND, NULL);
 
-			if (e == NULL)
-				elog(ERROR, "a run's comparability key is not in its batch");
-			key = &b->keys[e->index];
-			key->had_runs = writer_probe(&w, w.pkey, 1, in->tts_values[RC_KEY - 1], InvalidOid, 0);
+				if (e == NULL)
+					elog(ERROR, "a run's comparability key is not in its batch");
+				key = &b->keys[e->index];
+				key->had_runs = writer_probe(&w, w.pkey, 1, in->tts_values[RC_KEY - 1], InvalidOid, 0);
+			}
 			w.externals = new_externals(b, w.externals);
 			prev_key = *k;
 		}
@@ -1504,13 +1476,29 @@ store_runs(IngestBatch *b)
 			continue;			/* the same run twice in one statement */
 		prev_digest = *d;
 		have_prev = true;
-		writer_put(&w, b, in, key);
+		if (sql)
+		{
+			note_external(b, w.externals, in);
+			sql_writer_put(&sw, b, in);
+		}
+		else
+			writer_put(&w, b, in, key);
 	}
-	writer_close(&w, b);
+	if (sql)
+	{
+		sql_writer_flush(&sw);
+		MemoryContextDelete(sw.cxt);
+		stored = sw.stored;
+	}
+	else
+	{
+		writer_close(&w, b);
+		stored = w.stored;
+	}
 	ExecDropSingleTupleTableSlot(in);
 	tuplesort_end(b->runs);
 	b->runs = NULL;
-	return w.stored;
+	return stored;
 }
 
 /* Store the batch; see ingest.h. */
