@@ -115,20 +115,6 @@ is_blank(const char *s)
 	return true;
 }
 
-/* Trimmed copy of s. */
-static char *
-trimmed(const char *s)
-{
-	const char *end;
-
-	while (isspace((unsigned char) *s))
-		s++;
-	end = s + strlen(s);
-	while (end > s && isspace((unsigned char) end[-1]))
-		end--;
-	return pnstrdup(s, end - s);
-}
-
 /* True if s (trimmed) follows the JSON number grammar. */
 static bool
 is_json_number(const char *s)
@@ -176,6 +162,17 @@ trim_range(const char *s, const char **start, int *len)
 		end--;
 	*start = s;
 	*len = end - s;
+}
+
+/* Trimmed copy of s. */
+static char *
+trimmed(const char *s)
+{
+	const char *start;
+	int			len;
+
+	trim_range(s, &start, &len);
+	return pnstrdup(start, len);
 }
 
 /*
