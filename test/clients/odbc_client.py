@@ -15,36 +15,19 @@ KIDX_USER and KIDX_PASSWORD.  Prints one line per check and
 import glob
 import os
 import re
-import sys
 from decimal import Decimal
 
 import pyodbc
 
-VIEWS = sorted([
-    "run_facts", "latest_runs", "speedups", "release_runs", "release_speedups",
-    "release_changes", "speedup_since", "releases", "series_facts",
-    "series_latest", "series_reference",
-])
+from checks import DIGEST, VIEWS, Checks
+
 PLAIN_NAMES = {"text", "varchar", "int8", "int4", "numeric", "float8", "timestamptz", "bool"}
 # SQL_WLONGVARCHAR, SQL_WVARCHAR, SQL_LONGVARCHAR, SQL_VARCHAR, SQL_BIGINT,
 # SQL_INTEGER, SQL_NUMERIC, SQL_DECIMAL, SQL_FLOAT, SQL_DOUBLE,
 # SQL_TYPE_TIMESTAMP, SQL_TIMESTAMP, SQL_BIT
 PLAIN_CODES = {-10, -9, -1, 12, -5, 4, 2, 3, 6, 8, 93, 11, -7}
-DIGEST = re.compile(r"^sha256:[0-9a-f]{64}$")
 
-passed = 0
-failed = 0
-
-
-def check(name, ok, detail=""):
-    """Count and report one check."""
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok: {name}")
-    else:
-        failed += 1
-        print(f"FAILED: {name} {detail}")
+check = Checks("odbc")
 
 
 def is_true(value):
@@ -63,8 +46,7 @@ def braced(value):
 drivers = sorted(glob.glob("/usr/lib/*/odbc/psqlodbcw.so"))
 if not drivers:
     check("the psqlODBC Unicode driver is installed", False, "no /usr/lib/*/odbc/psqlodbcw.so")
-    print(f"odbc: {passed} passed, {failed} failed")
-    sys.exit(1)
+    check.finish()
 try:
     conn = pyodbc.connect(";".join([
         f"Driver={braced(drivers[0])}",
@@ -76,8 +58,7 @@ try:
     ]), autocommit=True)
 except pyodbc.Error as e:
     check("connected over TCP as the reader", False, " ".join(str(a) for a in e.args))
-    print(f"odbc: {passed} passed, {failed} failed")
-    sys.exit(1)
+    check.finish()
 cur = conn.cursor()
 
 # a. Over TCP, as the read-only role.
@@ -145,5 +126,4 @@ finally:
     conn.rollback()
 conn.close()
 
-print(f"odbc: {passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+check.finish()

@@ -10,36 +10,18 @@ KIDX_DB, KIDX_USER and KIDX_PASSWORD.  Prints one line per check and
 `psycopg2: N passed, N failed`; exits 1 if any check failed.
 """
 import os
-import re
-import sys
 from decimal import Decimal
 
 import psycopg2
 
-VIEWS = sorted([
-    "run_facts", "latest_runs", "speedups", "release_runs", "release_speedups",
-    "release_changes", "speedup_since", "releases", "series_facts",
-    "series_latest", "series_reference",
-])
+from checks import DIGEST, VIEWS, Checks
+
 # text, int8, int4, numeric, float8, timestamptz, bool
 PLAIN_OIDS = {25, 20, 23, 1700, 701, 1184, 16}
 PLAIN_NAMES = {"text", "bigint", "integer", "numeric", "double precision",
                "timestamp with time zone", "boolean"}
-DIGEST = re.compile(r"^sha256:[0-9a-f]{64}$")
 
-passed = 0
-failed = 0
-
-
-def check(name, ok, detail=""):
-    """Count and report one check."""
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok: {name}")
-    else:
-        failed += 1
-        print(f"FAILED: {name} {detail}")
+check = Checks("psycopg2")
 
 
 def rows(cur, sql, params=None):
@@ -54,8 +36,7 @@ try:
                             application_name="kidx-psycopg2-client")
 except psycopg2.Error as e:
     check("connected over TCP as the reader", False, str(e).strip())
-    print(f"psycopg2: {passed} passed, {failed} failed")
-    sys.exit(1)
+    check.finish()
 conn.autocommit = True
 cur = conn.cursor()
 
@@ -124,5 +105,4 @@ finally:
     conn.rollback()
 conn.close()
 
-print(f"psycopg2: {passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+check.finish()

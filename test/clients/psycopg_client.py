@@ -6,23 +6,12 @@ Connects with the libpq environment variables to a database that has the
 extension.  Prints one line per check and `psycopg: N passed, N failed`.
 """
 import hashlib
-import sys
 
 import psycopg
 
-passed = 0
-failed = 0
+from checks import Checks
 
-
-def check(name, ok, detail=""):
-    """Count and report one check."""
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok: {name}")
-    else:
-        failed += 1
-        print(f"FAILED: {name} {detail}")
+check = Checks("psycopg")
 
 
 raw = hashlib.sha256(b"kernelindex").digest()
@@ -71,5 +60,4 @@ with psycopg.connect(autocommit=True) as conn:
         rows = [bytes(r[0]) for r in copy.rows()]
     check("binary COPY rows are 32 bytes each", len(rows) == 3 and all(len(r) == 32 for r in rows))
 
-print(f"psycopg: {passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+check.finish()

@@ -1,0 +1,35 @@
+"""What the Python clients under test/clients share: counted checks that
+print one line each and a summary `NAME: N passed, N failed`, the BI views
+every client must find, and the text form of a digest."""
+import re
+import sys
+
+VIEWS = sorted([
+    "run_facts", "latest_runs", "speedups", "release_runs", "release_speedups",
+    "release_changes", "speedup_since", "releases", "series_facts",
+    "series_latest", "series_reference",
+])
+DIGEST = re.compile(r"^sha256:[0-9a-f]{64}$")
+
+
+class Checks:
+    """Counts checks: check(name, ok, detail) reports one."""
+
+    def __init__(self, name):
+        self.name = name
+        self.passed = 0
+        self.failed = 0
+
+    def __call__(self, name, ok, detail=""):
+        """Count and report one check."""
+        if ok:
+            self.passed += 1
+            print(f"ok: {name}")
+        else:
+            self.failed += 1
+            print(f"FAILED: {name} {detail}")
+
+    def finish(self):
+        """Print the summary and exit, 1 if any check failed."""
+        print(f"{self.name}: {self.passed} passed, {self.failed} failed")
+        sys.exit(1 if self.failed else 0)
