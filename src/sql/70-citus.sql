@@ -282,42 +282,30 @@ BEGIN
 		r.native_p20, r.native_p50, r.native_p80, false) AS document
 	FROM r;
 
-	/* PL/pgSQL, so that Citus plans the look-up with the digest bound. */
-	CREATE OR REPLACE FUNCTION kernelindex.run_document(run @extschema@.kidx_digest)
+	/*
+	 * PL/pgSQL, so that Citus plans the look-up with the digest bound: the
+	 * same body for both, run_bundle with the workload and implementation.
+	 */
+	FOREACH t IN ARRAY ARRAY['run_document', 'run_bundle'] LOOP
+		EXECUTE pg_catalog.format($fn$
+	CREATE OR REPLACE FUNCTION kernelindex.%1$I(run @extschema@.kidx_digest)
 	RETURNS jsonb
 	LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
 	SET search_path = pg_catalog, pg_temp
-	AS $fn$
+	AS $body$
 	BEGIN
 		RETURN (WITH r AS MATERIALIZED (
 			SELECT r.series_id, r.observed_at, r.latency_ns, r.latency_ns_p20, r.latency_ns_p80,
 				r.peak_bytes, r.peak_bytes_p20, r.peak_bytes_p80, r.native_p20, r.native_p50, r.native_p80
 			FROM kernelindex.runs r
-			WHERE r.digest OPERATOR(@extschema@.=) run_document.run)
+			WHERE r.digest OPERATOR(@extschema@.=) %1$I.run)
 		SELECT kernelindex.run_bundle_of(r.series_id, r.observed_at, r.latency_ns, r.latency_ns_p20,
 			r.latency_ns_p80, r.peak_bytes, r.peak_bytes_p20, r.peak_bytes_p80,
-			r.native_p20, r.native_p50, r.native_p80, false)
+			r.native_p20, r.native_p50, r.native_p80, %2$L::pg_catalog.bool)
 		FROM r);
 	END
-	$fn$;
-
-	CREATE OR REPLACE FUNCTION kernelindex.run_bundle(run @extschema@.kidx_digest)
-	RETURNS jsonb
-	LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
-	SET search_path = pg_catalog, pg_temp
-	AS $fn$
-	BEGIN
-		RETURN (WITH r AS MATERIALIZED (
-			SELECT r.series_id, r.observed_at, r.latency_ns, r.latency_ns_p20, r.latency_ns_p80,
-				r.peak_bytes, r.peak_bytes_p20, r.peak_bytes_p80, r.native_p20, r.native_p50, r.native_p80
-			FROM kernelindex.runs r
-			WHERE r.digest OPERATOR(@extschema@.=) run_bundle.run)
-		SELECT kernelindex.run_bundle_of(r.series_id, r.observed_at, r.latency_ns, r.latency_ns_p20,
-			r.latency_ns_p80, r.peak_bytes, r.peak_bytes_p20, r.peak_bytes_p80,
-			r.native_p20, r.native_p50, r.native_p80, true)
-		FROM r);
-	END
-	$fn$;
+	$body$$fn$, t, t OPERATOR(pg_catalog.=) 'run_bundle');
+	END LOOP;
 END
 $distribute$;
 COMMENT ON FUNCTION kernelindex.distribute() IS
