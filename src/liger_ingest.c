@@ -446,20 +446,15 @@ resolve_groups(IngestStatement *st, LigerState *ls)
 		elog(ERROR, "SPI_connect failed");
 
 	/*
-	 * On Citus the catalogs are reference tables, and Citus cannot plan a
-	 * query that reaches them only once the planner has inlined a SQL
-	 * function into it: there liger_series is called in the target list,
-	 * where it is not inlined and its own queries are planned by Citus.
+	 * liger_series is called in the target list, where it is not inlined:
+	 * on Citus, where the catalogs are reference tables, its own queries are
+	 * then planned by Citus, which cannot plan them inlined into this one.
 	 */
-	ingest_spi(kidx_distributed(NULL) ?
-			   "SELECT (g.s).ord, (g.s).protocol, (g.s).workload, (g.s).environment,"
+	ingest_spi("SELECT (g.s).ord, (g.s).protocol, (g.s).workload, (g.s).environment,"
 			   " (g.s).implementation, (g.s).template, (g.s).name_stem, (g.s).name_cut,"
 			   " (g.s).external_id_stem, (g.s).native_unit"
 			   " FROM (SELECT kernelindex.liger_series($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) AS s"
-			   " OFFSET 0) AS g" :
-			   "SELECT g.ord, g.protocol, g.workload, g.environment, g.implementation,"
-			   " g.template, g.name_stem, g.name_cut, g.external_id_stem, g.native_unit"
-			   " FROM kernelindex.liger_series($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) AS g",
+			   " OFFSET 0) AS g",
 			   lengthof(cols), argtypes, args, NULL, true, 0);
 	if (SPI_processed != (uint64) ls->ngroups)
 		elog(ERROR, "kernelindex.liger_series gave %d groups of %d",
