@@ -6,22 +6,29 @@ EXTVERSION := $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" $(EXTENSION)
 MODULE_big = $(EXTENSION)
 OBJS = \
 	src/kernelindex.o \
+	src/extension.o \
 	src/digest.o \
 	src/canonical.o \
 	src/units.o \
 	src/comparability.o \
-	src/liger.o \
-	src/liger_ingest.o \
 	src/run_layout.o \
-	src/ingest.o \
-	src/documents.o \
+	src/run_split.o \
+	src/run_build.o \
+	src/run_store.o \
+	src/dictionary.o \
+	src/batch.o \
 	src/references.o \
-	src/bi.o \
+	src/documents.o \
+	src/liger.o \
+	src/liger_catalog.o \
+	src/liger_ingest.o \
+	src/releases.o \
 	src/core/runfmt.o \
 	src/core/release.o \
 	src/core/jcs.o \
 	src/core/decimal.o \
-	src/core/digesttext.o
+	src/core/digesttext.o \
+	src/core/liger_label.o
 
 # The install script is generated from the numbered parts in src/sql, so that
 # its file name carries the version from the control file and nothing else does.

@@ -10,10 +10,12 @@
  * stores the batch).  Every digest a document carries is verified; each
  * distinct resource document of a statement is checked and digested once.
  *
- * Out: kernelindex.run_bundle_of() rebuilds a run's bundle from its row
- * and its series (looked up once per series and query), for the view
- * kernelindex.documents, run_document() and run_bundle(); run_json() gives
- * the run document of a row.
+ * Out: kernelindex.run_bundle_of() rebuilds a run's bundle from its row,
+ * the digests of its resources and its name and externalId strings, which
+ * the view kernelindex.run_bundles joins to it (dictionary values and
+ * resource documents are read once per query), for the views
+ * kernelindex.run_bundles and documents, run_document() and run_bundle();
+ * run_json() gives the run document of a row.
  *
  *-------------------------------------------------------------------------
  */
@@ -33,10 +35,14 @@
 #include "utils/jsonb.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
+#include "utils/typcache.h"
 
+#include "batch.h"
 #include "canonical.h"
-#include "ingest.h"
+#include "dictionary.h"
+#include "extension.h"
 #include "run_layout.h"
+#include "run_store.h"
 
 /* Distinct resource documents a statement remembers. */
 #define RESOURCE_CACHE_MAX 4096
@@ -66,7 +72,7 @@ typedef struct CacheBucket
 /* What the documents path keeps for a statement. */
 typedef struct DocState
 {
-	IngestBatch *batch;
+	Batch *batch;
 	HTAB	   *resources;
 	int			nresources;
 } DocState;
@@ -86,16 +92,16 @@ PG_FUNCTION_INFO_V1(kidx_run_json);
 
 /* New documents state for a batch. */
 static DocState *
-doc_state(IngestBatch *b)
+doc_state(Batch *b)
 {
-	MemoryContext old = MemoryContextSwitchTo(ingest_context(b));
+	MemoryContext old = MemoryContextSwitchTo(batch_context(b));
 	DocState   *ds = palloc0(sizeof(DocState));
 	HASHCTL		ctl;
 
 	ds->batch = b;
 	ctl.keysize = sizeof(uint64);
 	ctl.entrysize = sizeof(CacheBucket);
-	ctl.hcxt = ingest_context(b);
+	ctl.hcxt = batch_context(b);
 	ds->resources = hash_create("kernelindex resource documents", 64, &ctl,
 								HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
 	MemoryContextSwitchTo(old);
@@ -154,10 +160,10 @@ add_resource(DocState *ds, RunRef kind, JsonbContainer *c, int len,
 	pos.path = path;
 	run_check_resource(c, &pos, run_ref_kind[kind]);
 	kidx_container_resource_digest(c, digest);
-	ingest_resource(ds->batch, kind, digest, container_jsonb(c, len), ord);
+	batch_resource(ds->batch, kind, digest, container_jsonb(c, len), ord);
 	if (ds->nresources >= RESOURCE_CACHE_MAX)
 		return;
-	old = MemoryContextSwitchTo(ingest_context(ds->batch));
+	old = MemoryContextSwitchTo(batch_context(ds->batch));
 	r = palloc(sizeof(CachedResource));
 	r->hash = h;
 	r->len = len;
@@ -171,28 +177,27 @@ add_resource(DocState *ds, RunRef kind, JsonbContainer *c, int len,
 	MemoryContextSwitchTo(old);
 }
 
-/* Check, split and add a run document; its digest in *digest. */
+/* Check, split and add a run document; its parts and digest in *parts, *digest. */
 static void
 add_run(DocState *ds, JsonbContainer *c, const char *path, int64 ord,
-		RunSeries *series, KidxDigest *digest)
+		RunParts *parts, KidxDigest *digest)
 {
 	RunDocPos	pos;
-	RunValues	values;
 	KidxDigest	again;
-	int			s;
+	int			t;
 
 	pos.ord = ord;
 	pos.path = path;
-	run_split(c, &pos, series, &values);
+	run_split(c, &pos, parts);
 	kidx_container_resource_digest(c, digest);
-	s = ingest_series(ds->batch, series, ord);
+	t = batch_template(ds->batch, parts->template, &parts->template);
 
 	/* The layout rebuilds exactly this document: the same digest. */
-	run_digest(ingest_series_get(ds->batch, s), &values, &again);
+	run_digest(parts, &again);
 	if (memcmp(digest, &again, sizeof(KidxDigest)) != 0)
 		elog(ERROR, "the run layout does not reproduce the digest of document " INT64_FORMAT,
 			 ord);
-	ingest_run(ds->batch, s, &values, digest, ord);
+	batch_run(ds->batch, parts, t, digest, ord);
 }
 
 /* Is this the kind of a resource, and which? */
@@ -227,7 +232,7 @@ add_document(DocState *ds, Jsonb *doc, int64 ord, KidxDigest *digest)
 	JsonbValue	member[RR_N + 1];
 	bool		present[RR_N + 1] = {false};
 	KidxDigest	res_digest[RR_N];
-	RunSeries	series;
+	RunParts	parts;
 	int			n = 0;
 	int			i;
 
@@ -251,7 +256,7 @@ add_document(DocState *ds, Jsonb *doc, int64 ord, KidxDigest *digest)
 					 errhint("Kinds are BenchmarkRun, BenchmarkProtocol, ExecutionEnvironment, Workload and Implementation.")));
 		if (k == RR_N)
 		{
-			add_run(ds, &doc->root, "$", ord, &series, digest);
+			add_run(ds, &doc->root, "$", ord, &parts, digest);
 			return true;
 		}
 		add_resource(ds, k, &doc->root, VARSIZE(doc) - VARHDRSZ, "$", ord, digest);
@@ -308,7 +313,7 @@ add_document(DocState *ds, Jsonb *doc, int64 ord, KidxDigest *digest)
 						 psprintf("$.%s", bundle_member[i]), ord, &res_digest[i]);
 	if (!present[RR_N])
 		return false;
-	add_run(ds, member[RR_N].val.binary.data, "$.run", ord, &series, digest);
+	add_run(ds, member[RR_N].val.binary.data, "$.run", ord, &parts, digest);
 
 	/* The digests the run carries are those of the resources it comes with. */
 	for (i = 0; i < RR_N; i++)
@@ -316,9 +321,9 @@ add_document(DocState *ds, Jsonb *doc, int64 ord, KidxDigest *digest)
 		char		carried[KIDX_DIGEST_TEXT_LEN + 1];
 		char		computed[KIDX_DIGEST_TEXT_LEN + 1];
 
-		if (!present[i] || memcmp(&series.ref[i], &res_digest[i], sizeof(KidxDigest)) == 0)
+		if (!present[i] || memcmp(&parts.ref[i], &res_digest[i], sizeof(KidxDigest)) == 0)
 			continue;
-		kidx_digest_to_cstring(&series.ref[i], carried);
+		kidx_digest_to_cstring(&parts.ref[i], carried);
 		kidx_digest_to_cstring(&res_digest[i], computed);
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),
@@ -336,11 +341,11 @@ Datum
 kidx_documents_begin(PG_FUNCTION_ARGS)
 {
 	TriggerData *td = (TriggerData *) fcinfo->context;
-	IngestStatement *st;
+	BatchStatement *st;
 
 	if (!CALLED_AS_TRIGGER(fcinfo) || !TRIGGER_FIRED_FOR_STATEMENT(td->tg_event))
 		elog(ERROR, "kidx_documents_begin: not called as a statement trigger");
-	st = ingest_statement_begin(RelationGetRelid(td->tg_relation));
+	st = batch_statement_begin(RelationGetRelid(td->tg_relation));
 	st->path = doc_state(st->batch);
 	return PointerGetDatum(NULL);
 }
@@ -350,14 +355,14 @@ Datum
 kidx_documents_row(PG_FUNCTION_ARGS)
 {
 	TriggerData *td = (TriggerData *) fcinfo->context;
-	IngestStatement *st;
+	BatchStatement *st;
 	bool		isnull;
 	Datum		d;
 	KidxDigest	digest;
 
 	if (!CALLED_AS_TRIGGER(fcinfo) || !TRIGGER_FIRED_INSTEAD(td->tg_event))
 		elog(ERROR, "kidx_documents_row: not called as an INSTEAD OF trigger");
-	st = ingest_statement_current(RelationGetRelid(td->tg_relation));
+	st = batch_statement_current(RelationGetRelid(td->tg_relation));
 	st->rows++;
 	d = heap_getattr(td->tg_trigtuple, 1, RelationGetDescr(td->tg_relation), &isnull);
 	if (isnull)
@@ -373,12 +378,12 @@ Datum
 kidx_documents_end(PG_FUNCTION_ARGS)
 {
 	TriggerData *td = (TriggerData *) fcinfo->context;
-	IngestStatement *st;
+	BatchStatement *st;
 
 	if (!CALLED_AS_TRIGGER(fcinfo) || !TRIGGER_FIRED_FOR_STATEMENT(td->tg_event))
 		elog(ERROR, "kidx_documents_end: not called as a statement trigger");
-	st = ingest_statement_end(RelationGetRelid(td->tg_relation));
-	ingest_finish(st->batch);
+	st = batch_statement_end(RelationGetRelid(td->tg_relation));
+	batch_finish(st->batch);
 	MemoryContextDelete(st->cxt);
 	return PointerGetDatum(NULL);
 }
@@ -390,7 +395,7 @@ kidx_ingest_bundles(PG_FUNCTION_ARGS)
 	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(0);
 	MemoryContext rowcxt = AllocSetContextCreate(CurrentMemoryContext, "kernelindex document",
 												 ALLOCSET_DEFAULT_SIZES);
-	IngestBatch *b = ingest_begin(CurrentMemoryContext);
+	Batch *b = batch_begin(CurrentMemoryContext);
 	DocState   *ds = doc_state(b);
 	ArrayIterator ai = array_create_iterator(arr, 0, NULL);
 	Datum		d;
@@ -415,8 +420,8 @@ kidx_ingest_bundles(PG_FUNCTION_ARGS)
 		MemoryContextReset(rowcxt);
 	}
 	array_free_iterator(ai);
-	stored = ingest_finish(b);
-	MemoryContextDelete(ingest_context(b));
+	stored = batch_finish(b);
+	MemoryContextDelete(batch_context(b));
 	MemoryContextDelete(rowcxt);
 	PG_RETURN_INT64(stored);
 }
@@ -426,13 +431,13 @@ Datum
 kidx_ingest_document(PG_FUNCTION_ARGS)
 {
 	Jsonb	   *doc = PG_GETARG_JSONB_P(0);
-	IngestBatch *b = ingest_begin(CurrentMemoryContext);
+	Batch *b = batch_begin(CurrentMemoryContext);
 	DocState   *ds = doc_state(b);
 	KidxDigest *digest = palloc(sizeof(KidxDigest));
 	bool		has = add_document(ds, doc, 1, digest);
 
-	ingest_finish(b);
-	MemoryContextDelete(ingest_context(b));
+	batch_finish(b);
+	MemoryContextDelete(batch_context(b));
 	if (!has)
 		PG_RETURN_NULL();
 	PG_RETURN_KIDX_DIGEST_P(digest);
@@ -443,139 +448,202 @@ kidx_ingest_document(PG_FUNCTION_ARGS)
  * ----------------------------------------------------------------
  */
 
-/* A series as export needs it, with its resources' documents. */
-typedef struct ExportSeries
+/* A resource document read for export (NULL: known by digest only). */
+typedef struct ExportResource
 {
-	int32		id;				/* hash key */
-	RunSeries	s;
-	Jsonb	   *doc[RR_N];		/* NULL while known by digest only */
-} ExportSeries;
+	KidxDigest	digest;			/* hash key */
+	Jsonb	   *document;
+} ExportResource;
 
-/* Per-query cache of the series rows export has read. */
+/* What export reads once per query. */
 typedef struct ExportCache
 {
 	MemoryContext cxt;
-	HTAB	   *series;
-	char	   *sql;
+	DictCache  *dicts;
+	HTAB	   *resources[RR_N];
+	HTAB	   *keys;			/* run_json: comparability key -> digests */
+	HTAB	   *implementations;	/* run_json: id -> digest */
+	Oid			rowtype;		/* of the runs rows seen */
+	AttrNumber	att[RC_N];
 	bool		citus;			/* Citus is installed in this database */
 } ExportCache;
 
-/* Copy a jsonb column of the SPI result into the current context (NULL: NULL). */
-static Jsonb *
-spi_jsonb(int col)
+/* The digests of a comparability key's resources (run_json). */
+typedef struct KeyDigests
 {
-	bool		isnull;
-	Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, col, &isnull);
+	KidxDigest	key;
+	KidxDigest	ref[3];
+} KeyDigests;
 
-	return isnull ? NULL : DatumGetJsonbPCopy(d);
+typedef struct ImplementationDigest
+{
+	int32		id;
+	KidxDigest	digest;
+} ImplementationDigest;
+
+/* A hash table in the cache's context. */
+static HTAB *
+cache_hash(ExportCache *ec, Size keysize, Size entrysize)
+{
+	HASHCTL		ctl;
+
+	ctl.keysize = keysize;
+	ctl.entrysize = entrysize;
+	ctl.hcxt = ec->cxt;
+	return hash_create("kernelindex export", 64, &ctl, HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
 }
 
-/* Copy a text column of the SPI result (NULL: NULL). */
-static char *
-spi_text(int col)
+/* The export cache of a function's call site. */
+static ExportCache *
+export_cache(FunctionCallInfo fcinfo)
 {
-	bool		isnull;
-	Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, col, &isnull);
-
-	return isnull ? NULL : TextDatumGetCString(d);
-}
-
-/* The series of a run, read once per query. */
-static ExportSeries *
-export_series(FunctionCallInfo fcinfo, int32 id)
-{
-	ExportCache *cache = (ExportCache *) fcinfo->flinfo->fn_extra;
-	ExportSeries *es;
-	bool		found;
-	MemoryContext old;
-	Oid			argtypes[1] = {INT4OID};
-	Datum		args[1];
-	bool		isnull;
+	ExportCache *ec = (ExportCache *) fcinfo->flinfo->fn_extra;
 	int			i;
 
-	if (cache == NULL)
-	{
-		HASHCTL		ctl;
+	if (ec != NULL)
+		return ec;
+	ec = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(ExportCache));
+	ec->cxt = AllocSetContextCreate(fcinfo->flinfo->fn_mcxt, "kernelindex export",
+									ALLOCSET_DEFAULT_SIZES);
+	ec->dicts = dict_cache_create(ec->cxt);
+	for (i = 0; i < RR_N; i++)
+		ec->resources[i] = cache_hash(ec, sizeof(KidxDigest), sizeof(ExportResource));
+	ec->keys = cache_hash(ec, sizeof(KidxDigest), sizeof(KeyDigests));
+	ec->implementations = cache_hash(ec, sizeof(int32), sizeof(ImplementationDigest));
+	ec->citus = OidIsValid(get_extension_oid("citus", true));
+	fcinfo->flinfo->fn_extra = ec;
+	return ec;
+}
 
-		cache = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(ExportCache));
-		cache->cxt = AllocSetContextCreate(fcinfo->flinfo->fn_mcxt, "kernelindex export",
-										   ALLOCSET_DEFAULT_SIZES);
-		ctl.keysize = sizeof(int32);
-		ctl.entrysize = sizeof(ExportSeries);
-		ctl.hcxt = cache->cxt;
-		cache->series = hash_create("kernelindex export series", 256, &ctl,
-									HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
-		cache->citus = OidIsValid(get_extension_oid("citus", true));
-		fcinfo->flinfo->fn_extra = cache;
-	}
-	es = hash_search(cache->series, &id, HASH_ENTER, &found);
-	if (found)
-		return es;
-
-	old = MemoryContextSwitchTo(cache->cxt);
-	if (cache->sql == NULL)
+/*
+ * Run an export look-up.  Citus pushes a call of run_bundle_of() over runs
+ * down to the workers, and refuses by default the query a function so
+ * called makes; these read only reference tables, which every server holds
+ * whole: allowed, for themselves alone.
+ */
+static void
+export_query(ExportCache *ec, const char *sql, int nargs, Oid *types, Datum *args)
+{
+	if (ec->citus)
 	{
-		const char *schema = kidx_extension_schema();
-
-		cache->sql = psprintf("SELECT s.template, s.name_stem, s.name_cut, s.external_id_stem, s.native_unit,"
-							  " p.digest, w.digest, e.digest, i.digest,"
-							  " p.document, w.document, e.document, i.document"
-							  " FROM kernelindex.run_series AS s"
-							  " JOIN kernelindex.comparability_keys AS k ON k.key OPERATOR(%s.=) s.comparability_key"
-							  " JOIN kernelindex.protocols AS p ON p.id OPERATOR(pg_catalog.=) k.protocol_id"
-							  " JOIN kernelindex.workloads AS w ON w.id OPERATOR(pg_catalog.=) k.workload_id"
-							  " JOIN kernelindex.environments AS e ON e.id OPERATOR(pg_catalog.=) k.environment_id"
-							  " JOIN kernelindex.implementations AS i ON i.id OPERATOR(pg_catalog.=) s.implementation_id"
-							  " WHERE s.id OPERATOR(pg_catalog.=) $1", schema);
-	}
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	args[0] = Int32GetDatum(id);
-	if (cache->citus)
-	{
-		/*
-		 * Citus pushes a call of run_bundle_of() or run_json() over runs down
-		 * to the workers, and refuses by default the query a function so
-		 * called makes.  This one reads only reference tables, which every
-		 * server holds whole: it is allowed, for itself alone.
-		 */
 		int			nestlevel = NewGUCNestLevel();
 
 		(void) set_config_option("citus.allow_nested_distributed_execution", "on",
 								 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
 								 true, 0, false);
-		ingest_spi(cache->sql, 1, argtypes, args, NULL, true, 1);
+		kidx_spi_execute(sql, nargs, types, args, NULL, true, 1);
 		AtEOXact_GUC(true, nestlevel);
 	}
 	else
-		ingest_spi(cache->sql, 1, argtypes, args, NULL, true, 1);
-	if (SPI_processed != 1)
+		kidx_spi_execute(sql, nargs, types, args, NULL, true, 1);
+}
+
+/* The document of a resource (NULL: known by digest only), read once. */
+static Jsonb *
+export_resource(ExportCache *ec, RunRef kind, const KidxDigest *digest)
+{
+	bool		found;
+	ExportResource *r = hash_search(ec->resources[kind], digest, HASH_ENTER, &found);
+	Oid			types[1] = {kidx_digest_type()};
+	Datum		args[1] = {PointerGetDatum(digest)};
+	bool		isnull;
+	Datum		d;
+
+	if (found)
+		return r->document;
+	r->document = NULL;
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	export_query(ec, psprintf("SELECT t.document FROM kernelindex.%s AS t"
+							  " WHERE t.digest OPERATOR(%s.=) $1",
+							  kind == RR_PROTOCOL ? "protocols" : kind == RR_WORKLOAD ? "workloads" :
+							  kind == RR_ENVIRONMENT ? "environments" : "implementations",
+							  kidx_extension_schema()),
+				 1, types, args);
+	if (SPI_processed == 1)
+	{
+		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+		if (!isnull)
+		{
+			Jsonb	   *doc = DatumGetJsonbP(d);
+
+			r->document = MemoryContextAlloc(ec->cxt, VARSIZE(doc));
+			memcpy(r->document, doc, VARSIZE(doc));
+		}
+	}
+	else
+	{
+		char		text[KIDX_DIGEST_TEXT_LEN + 1];
+
+		SPI_finish();
+		hash_search(ec->resources[kind], digest, HASH_REMOVE, NULL);
+		kidx_digest_to_cstring(digest, text);
 		ereport(ERROR,
 				(errcode(ERRCODE_FOREIGN_KEY_VIOLATION),
-				 errmsg("run series %d does not exist", id)));
-	MemoryContextSwitchTo(cache->cxt);
-	memset(&es->s, 0, sizeof(RunSeries));
-	es->s.template = spi_jsonb(1);
-	es->s.name_stem = spi_text(2);
-	{
-		Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull);
-
-		es->s.name_cut = isnull ? -1 : DatumGetInt32(d);
-	}
-	es->s.external_id_stem = spi_text(4);
-	es->s.native_unit = spi_text(5);
-	for (i = 0; i < RR_N; i++)
-	{
-		Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 6 + i, &isnull);
-
-		memcpy(&es->s.ref[i], DatumGetPointer(d), sizeof(KidxDigest));
-		es->doc[i] = spi_jsonb(10 + i);
+				 errmsg("a stored run refers to %s %s, which is not stored",
+						run_ref_name[kind], text)));
 	}
 	SPI_finish();
-	MemoryContextSwitchTo(cache->cxt);
-	run_series_prepare(&es->s);
-	MemoryContextSwitchTo(old);
-	return es;
+	return r->document;
+}
+
+/*
+ * A stored run's parts from its row of kernelindex.runs, its resource
+ * digests and its name and externalId strings.
+ */
+static void
+parts_of_row(ExportCache *ec, HeapTupleHeader row, const KidxDigest *const *refs,
+			 const char *name, const char *external_id, RunParts *parts)
+{
+	Oid			rowtype = HeapTupleHeaderGetTypeId(row);
+	TupleDesc	desc = lookup_rowtype_tupdesc(rowtype, HeapTupleHeaderGetTypMod(row));
+	HeapTupleData tup;
+	Datum	   *values = palloc(sizeof(Datum) * desc->natts);
+	bool	   *nulls = palloc(sizeof(bool) * desc->natts);
+	int			i;
+
+#define COLUMN(c) values[ec->att[c] - 1]
+#define ISNULL(c) nulls[ec->att[c] - 1]
+	if (ec->rowtype != rowtype)
+	{
+		run_column_attnums(desc, ec->att);
+		ec->rowtype = rowtype;
+	}
+	tup.t_len = HeapTupleHeaderGetDatumLength(row);
+	ItemPointerSetInvalid(&tup.t_self);
+	tup.t_tableOid = InvalidOid;
+	tup.t_data = row;
+	heap_deform_tuple(&tup, desc, values, nulls);
+	ReleaseTupleDesc(desc);
+
+	memset(parts, 0, sizeof(RunParts));
+	if (ISNULL(RC_TEMPLATE) || ISNULL(RC_OBSERVED_AT))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("a stored run has no template or no observed_at")));
+	parts->template = dict_cache_template(ec->dicts, DatumGetInt32(COLUMN(RC_TEMPLATE)));
+	for (i = 0; i < RR_N; i++)
+		parts->ref[i] = *refs[i];
+	for (i = 0; i < RT_N; i++)
+		if (i != RT_NAME && i != RT_EXTERNAL_ID && !ISNULL(RC_TEXT(i)))
+			parts->text[i] = dict_cache_text(ec->dicts, run_text_dict[i],
+											 DatumGetInt32(COLUMN(RC_TEXT(i))));
+	parts->text[RT_NAME] = name;
+	parts->text[RT_EXTERNAL_ID] = external_id;
+	if (!ISNULL(RC_LABELS))
+		parts->labels = dict_cache_labels(ec->dicts, DatumGetInt32(COLUMN(RC_LABELS)));
+	parts->values.observed_at = DatumGetTimestampTz(COLUMN(RC_OBSERVED_AT));
+	for (i = 0; i < RV_N; i++)
+		if (!ISNULL(RC_VALUE0 + i))
+		{
+			parts->values.has[i] = true;
+			parts->values.v[i] = DatumGetInt64(COLUMN(RC_VALUE0 + i));
+		}
+	for (i = 0; i < RUN_NNATIVE; i++)
+		if (!ISNULL(RC_NATIVE0 + i))
+			parts->values.native[i] = DatumGetNumeric(COLUMN(RC_NATIVE0 + i));
+#undef COLUMN
+#undef ISNULL
 }
 
 /* Append bytes to a buffer being built. */
@@ -598,7 +666,6 @@ object_of_containers(const char *const *keys, Jsonb **values, int n)
 	uint32		header = (uint32) n | JB_FOBJECT;
 	uint32		entries[2 * RR_N + 2];
 	int			entries_at;
-	int			data_at;
 	int			i;
 
 	initStringInfo(&buf);
@@ -606,7 +673,6 @@ object_of_containers(const char *const *keys, Jsonb **values, int n)
 	put(&buf, &header, sizeof(header));
 	entries_at = buf.len;
 	put(&buf, entries, sizeof(uint32) * 2 * n);
-	data_at = buf.len;
 	for (i = 0; i < n; i++)
 	{
 		int			len = strlen(keys[i]);
@@ -628,74 +694,147 @@ object_of_containers(const char *const *keys, Jsonb **values, int n)
 	entries[0] = (entries[0] & JENTRY_TYPEMASK) | JENTRY_HAS_OFF |
 		(uint32) strlen(keys[0]);
 	memcpy(buf.data + entries_at, entries, sizeof(uint32) * 2 * n);
-	(void) data_at;
 	SET_VARSIZE(buf.data, buf.len);
 	return (Jsonb *) buf.data;
 }
 
-/* Read a run's values from function arguments 1..11 (NULL: absent). */
-static void
-values_from_args(FunctionCallInfo fcinfo, int first, RunValues *rv)
+/* A text argument as a C string (NULL: NULL). */
+static char *
+text_arg(FunctionCallInfo fcinfo, int n)
 {
-	int			i;
-
-	memset(rv, 0, sizeof(RunValues));
-	if (PG_ARGISNULL(first))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("a run has no observed_at")));
-	rv->observed_at = PG_GETARG_TIMESTAMPTZ(first);
-	for (i = 0; i < RI_N; i++)
-		if (!PG_ARGISNULL(first + 1 + i))
-		{
-			rv->has[i] = true;
-			rv->v[i] = PG_GETARG_INT64(first + 1 + i);
-		}
-	for (i = 0; i < RUN_NNATIVE; i++)
-		if (!PG_ARGISNULL(first + 1 + RI_N + i))
-			rv->native[i] = PG_GETARG_NUMERIC(first + 1 + RI_N + i);
+	return PG_ARGISNULL(n) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(n));
 }
 
 /*
- * kernelindex.run_bundle_of(series_id, observed_at, latency_ns,
- *	  latency_ns_p20, latency_ns_p80, peak_bytes, peak_bytes_p20,
- *	  peak_bytes_p80, native_p20, native_p50, native_p80, whole boolean)
+ * kernelindex.run_bundle_of(r kernelindex.runs, protocol, workload,
+ *	  environment, implementation kidx_digest, name text, external_id text,
+ *	  whole boolean)
  *
- * The bundle {run, protocol, environment} of a run row, with workload and
- * implementation too (where known) when whole.
+ * The bundle {run, protocol, environment} of a stored run, with workload
+ * and implementation too (where known) when whole; the view
+ * kernelindex.run_bundles calls it with what the run's row refers to.
  */
 Datum
 kidx_run_bundle_of(PG_FUNCTION_ARGS)
 {
-	ExportSeries *es;
-	RunValues	rv;
+	ExportCache *ec;
+	const KidxDigest *refs[RR_N];
+	RunParts	parts;
 	Jsonb	   *values[RR_N + 1];
 	const char *keys[RR_N + 1];
+	bool		whole = !PG_ARGISNULL(7) && PG_GETARG_BOOL(7);
 	int			n = 0;
+	int			i;
 
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
-	es = export_series(fcinfo, PG_GETARG_INT32(0));
-	values_from_args(fcinfo, 1, &rv);
+	for (i = 0; i < RR_N; i++)
+	{
+		if (PG_ARGISNULL(1 + i))
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("run_bundle_of needs the digest of the run's %s", run_ref_name[i])));
+		refs[i] = PG_GETARG_KIDX_DIGEST_P(1 + i);
+	}
+	ec = export_cache(fcinfo);
+	parts_of_row(ec, PG_GETARG_HEAPTUPLEHEADER(0), refs, text_arg(fcinfo, 5),
+				 text_arg(fcinfo, 6), &parts);
+
+	if (export_resource(ec, RR_PROTOCOL, refs[RR_PROTOCOL]) == NULL ||
+		export_resource(ec, RR_ENVIRONMENT, refs[RR_ENVIRONMENT]) == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("a stored run's protocol or environment has no document")));
 
 	/* jsonb key order: run, protocol, workload, environment, implementation */
 	keys[n] = "run";
-	values[n++] = run_rebuild(&es->s, &rv);
+	values[n++] = run_rebuild(&parts);
 	keys[n] = "protocol";
-	values[n++] = es->doc[RR_PROTOCOL];
-	if (!PG_ARGISNULL(11) && PG_GETARG_BOOL(11) && es->doc[RR_WORKLOAD] != NULL)
+	values[n++] = export_resource(ec, RR_PROTOCOL, refs[RR_PROTOCOL]);
+	if (whole && export_resource(ec, RR_WORKLOAD, refs[RR_WORKLOAD]) != NULL)
 	{
 		keys[n] = "workload";
-		values[n++] = es->doc[RR_WORKLOAD];
+		values[n++] = export_resource(ec, RR_WORKLOAD, refs[RR_WORKLOAD]);
 	}
 	keys[n] = "environment";
-	values[n++] = es->doc[RR_ENVIRONMENT];
-	if (!PG_ARGISNULL(11) && PG_GETARG_BOOL(11) && es->doc[RR_IMPLEMENTATION] != NULL)
+	values[n++] = export_resource(ec, RR_ENVIRONMENT, refs[RR_ENVIRONMENT]);
+	if (whole && export_resource(ec, RR_IMPLEMENTATION, refs[RR_IMPLEMENTATION]) != NULL)
 	{
 		keys[n] = "implementation";
-		values[n++] = es->doc[RR_IMPLEMENTATION];
+		values[n++] = export_resource(ec, RR_IMPLEMENTATION, refs[RR_IMPLEMENTATION]);
 	}
 	PG_RETURN_JSONB_P(object_of_containers(keys, values, n));
+}
+
+/* The digests a comparability key names (run_json), read once. */
+static KeyDigests *
+key_digests(ExportCache *ec, const KidxDigest *key)
+{
+	bool		found;
+	KeyDigests *k = hash_search(ec->keys, key, HASH_ENTER, &found);
+	Oid			types[1] = {kidx_digest_type()};
+	Datum		args[1] = {PointerGetDatum(key)};
+	int			i;
+
+	if (found)
+		return k;
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	export_query(ec, psprintf("SELECT p.digest, w.digest, e.digest FROM kernelindex.comparability_keys AS k"
+							  " JOIN kernelindex.protocols AS p ON p.id OPERATOR(pg_catalog.=) k.protocol_id"
+							  " JOIN kernelindex.workloads AS w ON w.id OPERATOR(pg_catalog.=) k.workload_id"
+							  " JOIN kernelindex.environments AS e ON e.id OPERATOR(pg_catalog.=) k.environment_id"
+							  " WHERE k.key OPERATOR(%s.=) $1", kidx_extension_schema()),
+				 1, types, args);
+	if (SPI_processed != 1)
+	{
+		SPI_finish();
+		hash_search(ec->keys, key, HASH_REMOVE, NULL);
+		ereport(ERROR,
+				(errcode(ERRCODE_FOREIGN_KEY_VIOLATION),
+				 errmsg("a stored run's comparability key is not stored")));
+	}
+	for (i = 0; i < 3; i++)
+	{
+		bool		isnull;
+
+		memcpy(&k->ref[i], DatumGetPointer(SPI_getbinval(SPI_tuptable->vals[0],
+														 SPI_tuptable->tupdesc, 1 + i, &isnull)),
+			   sizeof(KidxDigest));
+	}
+	SPI_finish();
+	return k;
+}
+
+/* The digest of an implementation (run_json), read once. */
+static const KidxDigest *
+implementation_digest(ExportCache *ec, int32 id)
+{
+	bool		found;
+	ImplementationDigest *e = hash_search(ec->implementations, &id, HASH_ENTER, &found);
+	Oid			types[1] = {INT4OID};
+	Datum		args[1] = {Int32GetDatum(id)};
+	bool		isnull;
+
+	if (found)
+		return &e->digest;
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	export_query(ec, "SELECT t.digest FROM kernelindex.implementations AS t"
+				 " WHERE t.id OPERATOR(pg_catalog.=) $1", 1, types, args);
+	if (SPI_processed != 1)
+	{
+		SPI_finish();
+		hash_search(ec->implementations, &id, HASH_REMOVE, NULL);
+		ereport(ERROR,
+				(errcode(ERRCODE_FOREIGN_KEY_VIOLATION),
+				 errmsg("a stored run's implementation %d is not stored", id)));
+	}
+	memcpy(&e->digest, DatumGetPointer(SPI_getbinval(SPI_tuptable->vals[0],
+													 SPI_tuptable->tupdesc, 1, &isnull)),
+		   sizeof(KidxDigest));
+	SPI_finish();
+	return &e->digest;
 }
 
 /* kernelindex.run_json(kernelindex.runs): the run document of a row. */
@@ -703,40 +842,34 @@ Datum
 kidx_run_json(PG_FUNCTION_ARGS)
 {
 	HeapTupleHeader row = PG_GETARG_HEAPTUPLEHEADER(0);
-	static const char *const cols[] = {
-		"observed_at", "latency_ns", "latency_ns_p20", "latency_ns_p80",
-		"peak_bytes", "peak_bytes_p20", "peak_bytes_p80",
-		"native_p20", "native_p50", "native_p80"
-	};
-	RunValues	rv;
+	ExportCache *ec = export_cache(fcinfo);
+	const KidxDigest *refs[RR_N];
+	KeyDigests *k;
+	RunParts	parts;
 	bool		isnull;
 	Datum		d;
-	ExportSeries *es;
+	char	   *strings[2] = {NULL, NULL};
+	static const char *const string_column[2] = {"name_id", "external_id_id"};
 	int			i;
 
-	d = GetAttributeByName(row, "series_id", &isnull);
+	d = GetAttributeByName(row, "comparability_key", &isnull);
 	if (isnull)
 		PG_RETURN_NULL();
-	es = export_series(fcinfo, DatumGetInt32(d));
-	memset(&rv, 0, sizeof(rv));
-	d = GetAttributeByName(row, cols[0], &isnull);
+	k = key_digests(ec, (KidxDigest *) DatumGetPointer(d));
+	for (i = 0; i < 3; i++)
+		refs[i] = &k->ref[i];
+	d = GetAttributeByName(row, "implementation_id", &isnull);
 	if (isnull)
 		PG_RETURN_NULL();
-	rv.observed_at = DatumGetTimestampTz(d);
-	for (i = 0; i < RI_N; i++)
+	refs[RR_IMPLEMENTATION] = implementation_digest(ec, DatumGetInt32(d));
+	for (i = 0; i < 2; i++)
 	{
-		d = GetAttributeByName(row, cols[1 + i], &isnull);
-		rv.has[i] = !isnull;
+		d = GetAttributeByName(row, string_column[i], &isnull);
 		if (!isnull)
-			rv.v[i] = DatumGetInt64(d);
+			strings[i] = (char *) dict_cache_text(ec->dicts, DK_STRING, DatumGetInt32(d));
 	}
-	for (i = 0; i < RUN_NNATIVE; i++)
-	{
-		d = GetAttributeByName(row, cols[1 + RI_N + i], &isnull);
-		if (!isnull)
-			rv.native[i] = DatumGetNumeric(d);
-	}
-	PG_RETURN_JSONB_P(run_rebuild(&es->s, &rv));
+	parts_of_row(ec, row, refs, strings[0], strings[1], &parts);
+	PG_RETURN_JSONB_P(run_rebuild(&parts));
 }
 
 PG_FUNCTION_INFO_V1(kidx_run_derived_string);

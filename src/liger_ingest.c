@@ -7,19 +7,20 @@
  * kernelindex.liger_rows is a view with three triggers.  A statement
  * begins a batch; each row is checked (liger_fault, no exceptions) and,
  * if good, grouped with the rows that differ from it only in timestamp and
- * values (a group is a run series) and kept; a bad row fails the statement
- * at once or, with kernelindex.on_bad_row = quarantine, is kept for
- * kernelindex.rejected_rows.  At the end of the statement:
+ * values, and kept; a bad row fails the statement at once or, with
+ * kernelindex.on_bad_row = quarantine, is kept for kernelindex.rejected_rows.
+ * At the end of the statement:
  *
- * 1. SQL builds, set-based, once per group, the group's four resource
- *	  documents and its run template (kernelindex.liger_series, from the
- *	  catalogs);
- * 2. the first run of each group is rebuilt as a document from that
- *	  template and split by the run layout, exactly as a document coming in
- *	  would be: that is the group's series;
- * 3. every row's values (exact ns or bytes, the values as written) and run
- *	  digest are computed from the series, in C, and the batch stores it all
- *	  (src/ingest.c).
+ * 1. the catalogs are read once (liger_catalog.c), and each group gets its
+ *	  four resource documents and what its runs share: title, label set,
+ *	  benchmark, externalId stem and name stem (SPEC section 7);
+ * 2. the run layout writes the document of the group's first run
+ *	  (run_model) and splits it, exactly as a document coming in would be:
+ *	  that gives the group's template and strings, and its digest is checked
+ *	  against the document's;
+ * 3. every row's run is those parts with its own values, observedAt, name
+ *	  and externalId (whose form the layout decides, as for a document), its
+ *	  digest computed in C, and the batch stores it all (src/batch.c).
  *
  * Nothing is stored in the view itself; COPY counts the rows it took.
  *
@@ -45,16 +46,18 @@
 #include "canonical.h"
 #include "core/decimal.h"
 #include "core/runfmt.h"
-#include "ingest.h"
+#include "batch.h"
+#include "extension.h"
 #include "kernelindex.h"
 #include "liger.h"
+#include "liger_catalog.h"
 #include "run_layout.h"
 
 PG_FUNCTION_INFO_V1(kidx_liger_begin);
 PG_FUNCTION_INFO_V1(kidx_liger_row);
 PG_FUNCTION_INFO_V1(kidx_liger_end);
 
-/* Columns that make a group (a run series): all but timestamp and values. */
+/* Columns that make a group: all but timestamp and values. */
 static const int group_columns[] = {
 	LR_KERNEL_NAME, LR_KERNEL_PROVIDER, LR_OPERATION_MODE, LR_METRIC_NAME,
 	LR_METRIC_UNIT, LR_X_NAME, LR_X_LABEL, LR_X_VALUE, LR_EXTRA_CONFIG,
@@ -71,18 +74,15 @@ enum
 	KR_CANON = KR_WRITTEN + 3, KR_NATTS = KR_CANON + 2
 };
 
-/* A group of rows: its columns, and once resolved its model series. */
+/* A group of rows: its columns, and once resolved what its runs share. */
 typedef struct LigerGroup
 {
 	char	   *col[LR_NCOLUMNS + 1];	/* group columns; others NULL */
 	bool		memory;
-	RunSeries	model;			/* from kernelindex.liger_series */
-	int			series;			/* the series its runs go to, or -1 */
-	int8		alike[2];		/* that series derives names and externalIds
-								 * as the model, for whole-second slugs and
-								 * slugs with a fraction: 1 yes, 0 no, -1 not
-								 * known yet */
 	int64		first_ord;
+	RunParts	parts;			/* the shared parts of its runs */
+	char	   *name_stem;		/* SPEC 7: liger-<parts slugged>- */
+	char	   *external_id_stem;	/* <kernel>/<pass>[/memory]/<provider>/... */
 } LigerGroup;
 
 /* A bad row kept for kernelindex.rejected_rows. */
@@ -229,7 +229,6 @@ add_group(LigerState *ls, MemoryContext cxt, uint32 h, char **v, int64 ord)
 	for (i = 0; i < NGROUP_COLUMNS; i++)
 		g->col[group_columns[i]] = v[group_columns[i]] ? pstrdup(v[group_columns[i]]) : NULL;
 	g->memory = strcmp(v[LR_METRIC_NAME], "memory") == 0;
-	g->series = -1;
 	g->first_ord = ord;
 	ls->groups[ls->ngroups] = g;
 	MemoryContextSwitchTo(old);
@@ -264,7 +263,7 @@ Datum
 kidx_liger_begin(PG_FUNCTION_ARGS)
 {
 	TriggerData *td = (TriggerData *) fcinfo->context;
-	IngestStatement *st;
+	BatchStatement *st;
 
 	if (!CALLED_AS_TRIGGER(fcinfo) || !TRIGGER_FIRED_FOR_STATEMENT(td->tg_event))
 		elog(ERROR, "kidx_liger_begin: not called as a statement trigger");
@@ -273,7 +272,7 @@ kidx_liger_begin(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("a Liger row has %d columns, not %d",
 						RelationGetDescr(td->tg_relation)->natts, LR_NCOLUMNS)));
-	st = ingest_statement_begin(RelationGetRelid(td->tg_relation));
+	st = batch_statement_begin(RelationGetRelid(td->tg_relation));
 	st->path = liger_state(st->cxt);
 	return PointerGetDatum(NULL);
 }
@@ -290,7 +289,7 @@ Datum
 kidx_liger_row(PG_FUNCTION_ARGS)
 {
 	TriggerData *td = (TriggerData *) fcinfo->context;
-	IngestStatement *st;
+	BatchStatement *st;
 	LigerState *ls;
 	Datum		values[LR_NCOLUMNS];
 	bool		nulls[LR_NCOLUMNS];
@@ -306,7 +305,7 @@ kidx_liger_row(PG_FUNCTION_ARGS)
 
 	if (!CALLED_AS_TRIGGER(fcinfo) || !TRIGGER_FIRED_INSTEAD(td->tg_event))
 		elog(ERROR, "kidx_liger_row: not called as an INSTEAD OF trigger");
-	st = ingest_statement_current(RelationGetRelid(td->tg_relation));
+	st = batch_statement_current(RelationGetRelid(td->tg_relation));
 	ls = (LigerState *) st->path;
 	st->rows++;
 	heap_deform_tuple(td->tg_trigtuple, RelationGetDescr(td->tg_relation), values, nulls);
@@ -380,125 +379,19 @@ kidx_liger_row(PG_FUNCTION_ARGS)
 	return PointerGetDatum(td->tg_trigtuple);
 }
 
-/* A text[] of one column of the groups. */
-static Datum
-group_column(LigerState *ls, int column)
-{
-	Datum	   *elems = palloc(sizeof(Datum) * ls->ngroups);
-	bool	   *nulls = palloc(sizeof(bool) * ls->ngroups);
-	int			dims[1] = {ls->ngroups};
-	int			lbs[1] = {1};
-	int			i;
+/* Liger's name cut (SPEC 7: cut to 100 characters). */
+#define LIGER_NAME_CUT 100
 
-	for (i = 0; i < ls->ngroups; i++)
-	{
-		nulls[i] = ls->groups[i]->col[column] == NULL;
-		elems[i] = nulls[i] ? (Datum) 0 : CStringGetTextDatum(ls->groups[i]->col[column]);
-	}
-	return PointerGetDatum(construct_md_array(elems, nulls, 1, dims, lbs, TEXTOID, -1,
-											  false, TYPALIGN_INT));
-}
-
-/* A jsonb column of the SPI result row, copied (must not be NULL). */
-static Jsonb *
-result_jsonb(HeapTuple tup, TupleDesc desc, int col)
-{
-	bool		isnull;
-	Datum		d = SPI_getbinval(tup, desc, col, &isnull);
-
-	if (isnull)
-		elog(ERROR, "kernelindex.liger_series gave a NULL document");
-	return DatumGetJsonbPCopy(d);
-}
-
-/* A text column of the SPI result row, copied (NULL: NULL). */
-static char *
-result_text(HeapTuple tup, TupleDesc desc, int col)
-{
-	bool		isnull;
-	Datum		d = SPI_getbinval(tup, desc, col, &isnull);
-
-	return isnull ? NULL : TextDatumGetCString(d);
-}
-
-/*
- * Step 1: the groups' documents and model series, built by SQL from the
- * catalogs, once per group.
- */
-static void
-resolve_groups(IngestStatement *st, LigerState *ls)
-{
-	static const int cols[] = {
-		LR_KERNEL_NAME, LR_KERNEL_PROVIDER, LR_OPERATION_MODE, LR_METRIC_NAME,
-		LR_X_NAME, LR_X_LABEL, LR_X_VALUE, LR_EXTRA_CONFIG, LR_GPU_NAME, LR_LIGER_VERSION
-	};
-	Oid			argtypes[lengthof(cols)];
-	Datum		args[lengthof(cols)];
-	uint64		i;
-	int			k;
-
-	for (k = 0; k < lengthof(cols); k++)
-	{
-		argtypes[k] = TEXTARRAYOID;
-		args[k] = group_column(ls, cols[k]);
-	}
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-
-	/*
-	 * liger_series is called in the target list, where it is not inlined:
-	 * on Citus, where the catalogs are reference tables, its own queries are
-	 * then planned by Citus, which cannot plan them inlined into this one.
-	 */
-	ingest_spi("SELECT (g.s).ord, (g.s).protocol, (g.s).workload, (g.s).environment,"
-			   " (g.s).implementation, (g.s).template, (g.s).name_stem, (g.s).name_cut,"
-			   " (g.s).external_id_stem, (g.s).native_unit"
-			   " FROM (SELECT kernelindex.liger_series($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) AS s"
-			   " OFFSET 0) AS g",
-			   lengthof(cols), argtypes, args, NULL, true, 0);
-	if (SPI_processed != (uint64) ls->ngroups)
-		elog(ERROR, "kernelindex.liger_series gave %d groups of %d",
-			 (int) SPI_processed, ls->ngroups);
-	for (i = 0; i < SPI_processed; i++)
-	{
-		HeapTuple	tup = SPI_tuptable->vals[i];
-		TupleDesc	desc = SPI_tuptable->tupdesc;
-		bool		isnull;
-		int64		ord = DatumGetInt64(SPI_getbinval(tup, desc, 1, &isnull));
-		LigerGroup *g;
-		MemoryContext old;
-		Datum		cut;
-
-		if (ord < 1 || ord > ls->ngroups)
-			elog(ERROR, "kernelindex.liger_series gave group " INT64_FORMAT, ord);
-		g = ls->groups[ord - 1];
-		old = MemoryContextSwitchTo(st->cxt);
-		for (k = 0; k < RR_N; k++)
-		{
-			/* columns 2-5: protocol, workload, environment, implementation */
-			Jsonb	   *doc = result_jsonb(tup, desc, 2 + k);
-
-			kidx_jsonb_resource_digest(doc, &g->model.ref[k]);
-			ingest_resource(st->batch, k, &g->model.ref[k], doc, g->first_ord);
-		}
-		g->model.template = result_jsonb(tup, desc, 6);
-		g->model.name_stem = result_text(tup, desc, 7);
-		cut = SPI_getbinval(tup, desc, 8, &isnull);
-		g->model.name_cut = isnull ? -1 : DatumGetInt32(cut);
-		g->model.external_id_stem = result_text(tup, desc, 9);
-		g->model.native_unit = result_text(tup, desc, 10);
-		run_series_prepare(&g->model);
-		MemoryContextSwitchTo(old);
-	}
-	SPI_finish();
-}
+/* Liger's source and status. */
+#define LIGER_SOURCE "liger-kernel-bench"
+#define LIGER_STATUS "passed"
 
 /* A kept row's values (p50, p20, p80 in the row; median, p20, p80 in the run). */
 static void
 row_values(LigerGroup *g, TupleTableSlot *slot, RunValues *rv)
 {
 	static const int native_of[3] = {1, 0, 2};
-	int			base = g->memory ? RI_PEAK : RI_LATENCY;
+	int			base = g->memory ? RV_PEAK : RV_LATENCY;
 	int			i;
 
 	memset(rv, 0, sizeof(RunValues));
@@ -514,176 +407,136 @@ row_values(LigerGroup *g, TupleTableSlot *slot, RunValues *rv)
 	}
 }
 
-/* Do two strings (NULL: none) differ? */
-static bool
-differ(const char *a, const char *b)
-{
-	return (a == NULL) != (b == NULL) || (a != NULL && strcmp(a, b) != 0);
-}
-
-/*
- * The cut a stem's cut amounts to for slugs of a length (-1: none): a cut
- * past the slug is none, and one that ends on a hyphen of the slug (at a
- * fixed place in YYYY-MM-DD-HH-MI-SS-uuuuuu) is the same as one before it,
- * since trailing hyphens go.
- */
-static int
-effective_cut(const char *stem, int cut, int sluglen)
-{
-	int			chars = pg_mbstrlen(stem);
-
-	if (cut < 0 || chars + sluglen <= cut)
-		return -1;
-	while (cut > chars)
-	{
-		int			p = cut - 1 - chars;	/* the last slug character kept */
-
-		if (p != 4 && p != 7 && p != 10 && p != 13 && p != 16 && p != 19)
-			break;
-		cut--;
-	}
-	return cut;
-}
-
-/*
- * The name every run of a series has whatever its slug of a length (NULL:
- * the name depends on the run): the template's, or a stem cut before the
- * slug begins.
- */
-static char *
-constant_name(RunSeries *s, int sluglen)
-{
-	RunValues	rv;
-	char	   *name;
-	char	   *id;
-	int			cut;
-
-	memset(&rv, 0, sizeof(rv));
-	if (s->name_stem == NULL)
-	{
-		run_strings(s, &rv, &name, &id);
-		return name;
-	}
-	cut = effective_cut(s->name_stem, s->name_cut, sluglen);
-	if (cut < 0 || cut > pg_mbstrlen(s->name_stem))
-		return NULL;
-	return run_derived_string(s->name_stem, cut, rv.observed_at);
-}
-
-/*
- * Do two series derive the same names and externalIds for every slug of a
- * length?  They do when their externalId stems are equal and their names
- * come from equal stems with cuts that amount to the same, or are the same
- * constant (a name cut before its slug is one).
- */
-static bool
-derive_alike(RunSeries *a, RunSeries *b, int sluglen)
-{
-	char	   *ca;
-	char	   *cb;
-
-	if (differ(a->external_id_stem, b->external_id_stem))
-		return false;
-	if (!differ(a->name_stem, b->name_stem) &&
-		(a->name_stem == NULL ||
-		 effective_cut(a->name_stem, a->name_cut, sluglen) ==
-		 effective_cut(b->name_stem, b->name_cut, sluglen)))
-		return true;
-	ca = constant_name(a, sluglen);
-	cb = constant_name(b, sluglen);
-	return ca != NULL && cb != NULL && strcmp(ca, cb) == 0;
-}
-
-/*
- * The series a run of a group goes to: the one the run layout gives the
- * group's first run rebuilt as a document, when this run's name and
- * externalId come out of it the same as out of the group's model (always,
- * when their stems are the same); else (rare) the run's own document's
- * series.
- */
-static int
-series_for(IngestStatement *st, LigerGroup *g, RunValues *rv, int64 ord)
-{
-	RunSeries	split;
-	RunValues	values;
-	RunDocPos	pos;
-	Jsonb	   *doc;
-	int			s;
-
-	if (g->series >= 0)
-	{
-		RunSeries  *series = ingest_series_get(st->batch, g->series);
-		int			fraction = rv->observed_at % USECS_PER_SEC != 0;
-		char	   *name_a,
-				   *id_a,
-				   *name_b,
-				   *id_b;
-
-		if (g->alike[fraction] < 0)
-		{
-			g->alike[fraction] = derive_alike(series, &g->model,
-											  fraction ? RUNFMT_SLUG_FRACTION_LEN : RUNFMT_SLUG_LEN);
-		}
-		if (g->alike[fraction] > 0)
-			return g->series;
-		run_strings(series, rv, &name_a, &id_a);
-		run_strings(&g->model, rv, &name_b, &id_b);
-		if (!differ(name_a, name_b) && !differ(id_a, id_b))
-			return g->series;
-	}
-	doc = run_rebuild(&g->model, rv);
-	pos.ord = ord;
-	pos.path = "$";
-	run_split(&doc->root, &pos, &split, &values);
-	s = ingest_series(st->batch, &split, ord);
-
-	/* The series digests this run as its document. */
-	{
-		KidxDigest	a,
-					b;
-
-		kidx_jsonb_resource_digest(doc, &a);
-		run_digest(ingest_series_get(st->batch, s), rv, &b);
-		if (memcmp(&a, &b, sizeof(KidxDigest)) != 0)
-			elog(ERROR, "the run layout does not reproduce the digest of Liger row " INT64_FORMAT, ord);
-	}
-	if (g->series < 0)
-	{
-		g->series = s;
-		g->alike[0] = g->alike[1] = -1;
-	}
-	return s;
-}
-
-/* Step 2 and 3: every kept row's run, from its group's series. */
+/* A run's name and externalId as Liger writes them (SPEC section 7). */
 static void
-add_runs(IngestStatement *st, LigerState *ls)
+row_strings(LigerGroup *g, TimestampTz at, char **name, char **external_id)
+{
+	*name = run_derived_string(g->name_stem, LIGER_NAME_CUT, at);
+	*external_id = run_derived_string(g->external_id_stem, -1, at);
+}
+
+/*
+ * Step 1 and 2: a group's resources and the parts its runs share, from the
+ * catalogs and its first row's run as a document.
+ */
+static void
+resolve_group(BatchStatement *st, const LigerCatalog *cat, LigerGroup *g,
+			  TupleTableSlot *first)
+{
+	const char *kernel = g->col[LR_KERNEL_NAME];
+	const char *provider = g->col[LR_KERNEL_PROVIDER];
+	const char *pass = g->col[LR_OPERATION_MODE];
+	const char *gpu = g->col[LR_GPU_NAME];
+	const char *version = g->col[LR_LIGER_VERSION];
+	const char *part = g->memory ? "/memory" : "";
+	const char *dot = pg_any_to_server(" \xc2\xb7 ", 4, PG_UTF8);	/* " · " */
+	Jsonb	   *doc[RR_N];
+	char	   *label;
+	RunModel	m;
+	RunValues	rv;
+	RunDocPos	pos;
+	Jsonb	   *run;
+	KidxDigest	a,
+				b;
+	int			k;
+
+	doc[RR_PROTOCOL] = liger_protocol_document(cat, g->col[LR_METRIC_NAME], pass);
+	doc[RR_WORKLOAD] = liger_workload_document(cat, kernel, g->col[LR_X_NAME], g->col[LR_X_LABEL],
+											   g->col[LR_X_VALUE], g->col[LR_EXTRA_CONFIG], &label);
+	doc[RR_ENVIRONMENT] = liger_environment_document(cat, gpu);
+	doc[RR_IMPLEMENTATION] = liger_implementation_document(cat, kernel, provider);
+
+	memset(&m, 0, sizeof(m));
+	for (k = 0; k < RR_N; k++)
+	{
+		kidx_jsonb_resource_digest(doc[k], &m.ref[k]);
+		batch_resource(st->batch, k, &m.ref[k], doc[k], g->first_ord);
+	}
+	g->name_stem = psprintf("liger-%s-%s%s-%s-%s-%s-", liger_slug(kernel), liger_slug(pass),
+							g->memory ? "-memory" : "", liger_slug(provider), liger_slug(gpu),
+							liger_slug(label));
+	g->external_id_stem = psprintf("%s/%s%s/%s/%s/%s/", kernel, pass, part, provider,
+								   liger_slug(gpu), label);
+
+	row_values(g, first, &rv);
+	m.title = psprintf("%s%s%s%s%s%s%s", liger_kernel_title(cat, kernel), dot, provider, dot, pass,
+					   g->memory ? dot : "", g->memory ? "memory" : "");
+	m.has_labels = true;
+	m.label_key = "liger_version";
+	m.label_value = version != NULL && version[0] != '\0' ? version : NULL;
+	m.status = LIGER_STATUS;
+	m.source = LIGER_SOURCE;
+	m.benchmark = psprintf("%s/%s%s", kernel, pass, part);
+	row_strings(g, rv.observed_at, (char **) &m.name, (char **) &m.external_id);
+	m.observed_at = rv.observed_at;
+	m.memory = g->memory;
+	m.median = rv.v[g->memory ? RV_PEAK : RV_LATENCY];
+	m.p20 = rv.v[g->memory ? RV_PEAK_P20 : RV_LATENCY_P20];
+	m.p80 = rv.v[g->memory ? RV_PEAK_P80 : RV_LATENCY_P80];
+	m.primary_statistic = "median";
+	m.native_unit = g->memory ? "mb" : "ms";
+	for (k = 0; k < RUN_NNATIVE; k++)
+		m.native_text[k] = rv.native_text[k];
+
+	/* The layout splits the first run's document; its digest is that run's. */
+	run = run_model(&m);
+	pos.ord = g->first_ord;
+	pos.path = "$";
+	run_split(&run->root, &pos, &g->parts);
+	batch_template(st->batch, g->parts.template, &g->parts.template);
+	g->parts.values = rv;
+	kidx_jsonb_resource_digest(run, &a);
+	run_digest(&g->parts, &b);
+	if (memcmp(&a, &b, sizeof(KidxDigest)) != 0)
+		elog(ERROR, "the run layout does not reproduce the digest of Liger row " INT64_FORMAT,
+			 g->first_ord);
+}
+
+/* Step 1 to 3: every group resolved, every kept row's run to the batch. */
+static void
+add_runs(BatchStatement *st, LigerState *ls)
 {
 	MemoryContext rowcxt = AllocSetContextCreate(CurrentMemoryContext, "kernelindex Liger row",
 												 ALLOCSET_DEFAULT_SIZES);
 	TupleTableSlot *slot = ls->row_slot;
+	MemoryContext old = MemoryContextSwitchTo(st->cxt);
+	LigerCatalog *cat = liger_catalog_read();
+	bool	   *resolved = palloc0(sizeof(bool) * ls->ngroups);
 
+	MemoryContextSwitchTo(old);
 	tuplestore_rescan(ls->rows);
 	while (tuplestore_gettupleslot(ls->rows, true, false, slot))
 	{
-		MemoryContext old;
 		LigerGroup *g;
-		RunSeries  *series;
-		RunValues	rv;
+		RunParts	parts;
+		RunTemplate t;
+		char	   *name;
+		char	   *external_id;
 		KidxDigest	digest;
-		int64		ord;
-		int			s;
+		int			template;
 
 		CHECK_FOR_INTERRUPTS();
-		old = MemoryContextSwitchTo(rowcxt);
 		slot_getallattrs(slot);
 		g = ls->groups[DatumGetInt32(slot->tts_values[KR_GROUP - 1])];
-		ord = DatumGetInt64(slot->tts_values[KR_ORD - 1]);
-		row_values(g, slot, &rv);
-		s = series_for(st, g, &rv, ord);
-		series = ingest_series_get(st->batch, s);
-		run_digest(series, &rv, &digest);
-		ingest_run(st->batch, s, &rv, &digest, ord);
+		if (!resolved[DatumGetInt32(slot->tts_values[KR_GROUP - 1])])
+		{
+			old = MemoryContextSwitchTo(st->cxt);
+			resolve_group(st, cat, g, slot);
+			MemoryContextSwitchTo(old);
+			resolved[DatumGetInt32(slot->tts_values[KR_GROUP - 1])] = true;
+		}
+		old = MemoryContextSwitchTo(rowcxt);
+		parts = g->parts;
+		t = *g->parts.template;
+		t.plan = NULL;
+		parts.template = &t;
+		row_values(g, slot, &parts.values);
+		row_strings(g, parts.values.observed_at, &name, &external_id);
+		run_forms(&parts, name, external_id);
+		template = batch_template(st->batch, &t, &parts.template);
+		run_digest(&parts, &digest);
+		batch_run(st->batch, &parts, template, &digest,
+				  DatumGetInt64(slot->tts_values[KR_ORD - 1]));
 		MemoryContextSwitchTo(old);
 		MemoryContextReset(rowcxt);
 	}
@@ -745,7 +598,7 @@ quarantine(LigerState *ls)
 	appendStringInfoString(&sql, ") ORDER BY 1");
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	ingest_spi(sql.data, 4 + LR_NCOLUMNS, argtypes, args, NULL, false, 0);
+	kidx_spi_execute(sql.data, 4 + LR_NCOLUMNS, argtypes, args, NULL, false, 0);
 	SPI_finish();
 }
 
@@ -754,22 +607,19 @@ Datum
 kidx_liger_end(PG_FUNCTION_ARGS)
 {
 	TriggerData *td = (TriggerData *) fcinfo->context;
-	IngestStatement *st;
+	BatchStatement *st;
 	LigerState *ls;
 
 	if (!CALLED_AS_TRIGGER(fcinfo) || !TRIGGER_FIRED_FOR_STATEMENT(td->tg_event))
 		elog(ERROR, "kidx_liger_end: not called as a statement trigger");
-	st = ingest_statement_end(RelationGetRelid(td->tg_relation));
+	st = batch_statement_end(RelationGetRelid(td->tg_relation));
 	ls = (LigerState *) st->path;
 	if (ls->nbad > 0)
 		quarantine(ls);
 	if (ls->ngroups > 0)
-	{
-		resolve_groups(st, ls);
 		add_runs(st, ls);
-	}
 	tuplestore_end(ls->rows);
-	ingest_finish(st->batch);
+	batch_finish(st->batch);
 	MemoryContextDelete(st->cxt);
 	return PointerGetDatum(NULL);
 }

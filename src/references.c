@@ -1,39 +1,41 @@
 /*-------------------------------------------------------------------------
  *
  * references.c
- *	  runs.series_id, checked per statement as strongly as a foreign key.
+ *	  The references of kernelindex.runs, checked per statement as strongly
+ *	  as foreign keys.
  *
- * A row-level foreign key checks each inserted run on its own (about 3 us
- * a run); these triggers check a statement's runs at once and keep the
- * promise of PostgreSQL's RI triggers (src/backend/utils/adt/ri_triggers.c):
+ * A run refers to its comparability key, its implementation and seven
+ * dictionaries (run_store.c lists the columns and the tables).  Row-level
+ * foreign keys would check each of a million inserted runs against the same
+ * few thousand rows (about 3 us a check, a dozen checks a run); these
+ * triggers check a statement's runs at once and keep the promise of
+ * PostgreSQL's RI triggers (src/backend/utils/adt/ri_triggers.c):
  *
  * - kernelindex.runs_references_check(), AFTER INSERT or UPDATE FOR EACH
- *	 STATEMENT on runs: every series the new rows name exists and has their
- *	 comparability key, and is locked FOR KEY SHARE until they commit, by
- *	 the query an RI check runs (with the snapshot it runs with: a fresh one
- *	 under READ COMMITTED, the transaction's otherwise, where locking a row
- *	 deleted since is a serialization failure).  A concurrent delete of the
- *	 series waits for the lock, or the lock for the delete.
- * - kernelindex.run_series_guard(), AFTER DELETE FOR EACH STATEMENT and
- *	 AFTER TRUNCATE on run_series: no run names a series that is gone, read
- *	 with the latest snapshot (as RI's check on delete does), so that runs
- *	 committed by others after this transaction began are seen; BEFORE
- *	 UPDATE FOR EACH ROW: series are never changed.
+ *	 STATEMENT on runs: every row each new run names exists, and is locked
+ *	 FOR KEY SHARE until the run commits, by the query an RI check runs
+ *	 (with the snapshot it runs with: a fresh one under READ COMMITTED, the
+ *	 transaction's otherwise, where locking a row deleted since is a
+ *	 serialization failure).  A concurrent delete of the row waits for the
+ *	 lock, or the lock for the delete.
+ * - kernelindex.runs_references_guard(), on every table runs refer to:
+ *	 AFTER DELETE FOR EACH STATEMENT and AFTER TRUNCATE, no run names a row
+ *	 that is gone, read with the latest snapshot (as RI's check on delete
+ *	 does), so that runs committed by others after this transaction began
+ *	 are seen; BEFORE UPDATE FOR EACH ROW, a dictionary value never changes
+ *	 and the key of a comparability key or an implementation never does.
  *
  * test/t/030_references.pl races loads against deletes under READ
- * COMMITTED, REPEATABLE READ and SERIALIZABLE.
- *
- * On Citus (kernelindex.distribute()) runs live in shards, where neither
- * trigger can run: distribute() drops them, but run_series_update, and
- * declares the foreign key (series_id, comparability_key) -> run_series (id,
- * comparability_key) instead, checked on every shard against its server's
- * copy of run_series (test/t/060_citus.pl).
+ * COMMITTED, REPEATABLE READ and SERIALIZABLE.  On Citus (distribute())
+ * runs live in shards, where these triggers cannot run: distribute() drops
+ * them and declares the same references as foreign keys.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "catalog/pg_type.h"
 #include "commands/trigger.h"
 #include "executor/executor.h"
 #include "executor/spi.h"
@@ -41,133 +43,140 @@
 #include "parser/parse_relation.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/datum.h"
 #include "utils/hsearch.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 #include "utils/tuplestore.h"
 
-#include "digest.h"
-#include "ingest.h"
+#include "extension.h"
+#include "run_store.h"
 
 PG_FUNCTION_INFO_V1(kidx_runs_references_check);
-PG_FUNCTION_INFO_V1(kidx_run_series_guard);
+PG_FUNCTION_INFO_V1(kidx_runs_references_guard);
 
-/* A series the new runs name, and the comparability key they give it. */
-typedef struct SeriesRef
+/* A value a reference column of the new runs holds (the hash key). */
+typedef struct RefValue
 {
-	int32		id;
-	KidxDigest	key;
-} SeriesRef;
+	char		bytes[KIDX_DIGEST_LEN]; /* int4 or kidx_digest */
+} RefValue;
 
-/* Collect the distinct series of a transition table, checking their keys. */
-static HTAB *
-collect_series(Tuplestorestate *rows, TupleDesc desc, AttrNumber id_att,
-			   AttrNumber key_att, int *n)
+/* The length of a reference column's values. */
+static int
+ref_len(RunColumn c)
 {
-	HASHCTL		ctl;
-	HTAB	   *refs;
-	TupleTableSlot *slot = MakeSingleTupleTableSlot(desc, &TTSOpsMinimalTuple);
-	int			ptr = tuplestore_alloc_read_pointer(rows, EXEC_FLAG_REWIND);
+	return run_column[c].type == CT_DIGEST ? KIDX_DIGEST_LEN : sizeof(int32);
+}
 
-	ctl.keysize = sizeof(int32);
-	ctl.entrysize = sizeof(SeriesRef);
-	ctl.hcxt = CurrentMemoryContext;
-	refs = hash_create("kernelindex series of new runs", 256, &ctl,
-					   HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
-	*n = 0;
-	tuplestore_select_read_pointer(rows, ptr);
-	tuplestore_rescan(rows);
-	while (tuplestore_gettupleslot(rows, true, false, slot))
+/* The values of a reference column, as a Datum array of its type. */
+static Datum
+ref_array(RunColumn c, HTAB *values, int n)
+{
+	Datum	   *elems = palloc(sizeof(Datum) * Max(n, 1));
+	HASH_SEQ_STATUS seq;
+	RefValue   *v;
+	int			i = 0;
+
+	hash_seq_init(&seq, values);
+	while ((v = hash_seq_search(&seq)) != NULL)
 	{
-		bool		isnull;
-		bool		found;
-		int32		id = DatumGetInt32(slot_getattr(slot, id_att, &isnull));
-		KidxDigest *key = (KidxDigest *) DatumGetPointer(slot_getattr(slot, key_att, &isnull));
-		SeriesRef  *r;
-
-		CHECK_FOR_INTERRUPTS();
-		r = hash_search(refs, &id, HASH_ENTER, &found);
-		if (!found)
+		if (run_column[c].type == CT_DIGEST)
+			elems[i++] = PointerGetDatum(v->bytes);
+		else
 		{
-			r->key = *key;
-			(*n)++;
-		}
-		else if (memcmp(&r->key, key, sizeof(KidxDigest)) != 0)
-		{
-			char		a[KIDX_DIGEST_TEXT_LEN + 1];
-			char		b[KIDX_DIGEST_TEXT_LEN + 1];
+			int32		id;
 
-			kidx_digest_to_cstring(&r->key, a);
-			kidx_digest_to_cstring(key, b);
-			ereport(ERROR,
-					(errcode(ERRCODE_FOREIGN_KEY_VIOLATION),
-					 errmsg("runs of series %d have two comparability keys", id),
-					 errdetail("Keys %s and %s.", a, b)));
+			memcpy(&id, v->bytes, sizeof(id));
+			elems[i++] = Int32GetDatum(id);
 		}
 	}
-	ExecDropSingleTupleTableSlot(slot);
-	return refs;
+	if (run_column[c].type == CT_DIGEST)
+		return PointerGetDatum(construct_array(elems, n, kidx_digest_type(), KIDX_DIGEST_LEN,
+											   false, TYPALIGN_CHAR));
+	return PointerGetDatum(construct_array(elems, n, INT4OID, 4, true, TYPALIGN_INT));
+}
+
+/* A reference value as the error detail shows it. */
+static char *
+ref_shown(RunColumn c, const char *bytes)
+{
+	if (run_column[c].type == CT_DIGEST)
+	{
+		char	   *text = palloc(KIDX_DIGEST_TEXT_LEN + 1);
+
+		kidx_digest_to_cstring((const KidxDigest *) bytes, text);
+		return text;
+	}
+	else
+	{
+		int32		id;
+
+		memcpy(&id, bytes, sizeof(id));
+		return psprintf("%d", id);
+	}
 }
 
 /*
- * Check that the series ids[0..n) exist with the comparability keys
- * keys[0..n), and lock them FOR KEY SHARE until this transaction ends: the
- * check an RI trigger makes, once per series.
+ * Check that every value of a reference column of the new runs is there,
+ * and lock the rows FOR KEY SHARE until this transaction ends: the check an
+ * RI trigger makes, once per value.
  */
-void
-references_check_series(int n, const int32 *ids, const KidxDigest *keys)
+static void
+check_column(RunColumn c, HTAB *values, int n)
 {
-	Datum	   *elems = palloc(sizeof(Datum) * Max(n, 1));
-	bool	   *found = palloc0(sizeof(bool) * Max(n, 1));
-	Oid			argtypes[1] = {INT4ARRAYOID};
+	const RunColumnInfo *ci = &run_column[c];
+	Oid			argtypes[1] = {ci->type == CT_DIGEST ? kidx_digest_array_type() : INT4ARRAYOID};
 	Datum		args[1];
-	uint64		k;
-	int			i;
+	uint64		r;
 
 	if (n == 0)
 		return;
-	for (i = 0; i < n; i++)
-		elems[i] = Int32GetDatum(ids[i]);
-	args[0] = PointerGetDatum(construct_array(elems, n, INT4OID, 4, true, TYPALIGN_INT));
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	ingest_spi("SELECT s.id, s.comparability_key FROM kernelindex.run_series AS s"
-			   " WHERE s.id OPERATOR(pg_catalog.=) ANY ($1) ORDER BY s.id FOR KEY SHARE",
-			   1, argtypes, args, NULL, false, 0);
-	for (k = 0; k < SPI_processed; k++)
+	args[0] = ref_array(c, values, n);
+	kidx_spi_execute(psprintf("SELECT t.%s FROM kernelindex.%s AS t"
+							  " WHERE t.%s OPERATOR(%s.=) ANY ($1) ORDER BY t.%s FOR KEY SHARE",
+							  ci->refers_column, ci->refers_to, ci->refers_column,
+							  ci->type == CT_DIGEST ? kidx_extension_schema() : "pg_catalog",
+							  ci->refers_column),
+					 1, argtypes, args, NULL, false, 0);
+	if (SPI_processed == (uint64) n)
+		return;
+
+	/* Find a value that is not there, for the message. */
+	for (r = 0; r < SPI_processed; r++)
 	{
 		bool		isnull;
-		int32		id = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[k], SPI_tuptable->tupdesc, 1, &isnull));
-		KidxDigest *key = (KidxDigest *) DatumGetPointer(SPI_getbinval(SPI_tuptable->vals[k],
-																	   SPI_tuptable->tupdesc, 2, &isnull));
+		Datum		d = SPI_getbinval(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, 1, &isnull);
+		RefValue	key;
 
-		for (i = 0; i < n; i++)
+		memset(&key, 0, sizeof(key));
+		if (ci->type == CT_DIGEST)
+			memcpy(key.bytes, DatumGetPointer(d), KIDX_DIGEST_LEN);
+		else
 		{
-			char		a[KIDX_DIGEST_TEXT_LEN + 1];
-			char		b[KIDX_DIGEST_TEXT_LEN + 1];
+			int32		id = DatumGetInt32(d);
 
-			if (ids[i] != id)
-				continue;
-			found[i] = true;
-			if (memcmp(&keys[i], key, sizeof(KidxDigest)) == 0)
-				continue;
-			kidx_digest_to_cstring(&keys[i], a);
-			kidx_digest_to_cstring(key, b);
-			ereport(ERROR,
-					(errcode(ERRCODE_FOREIGN_KEY_VIOLATION),
-					 errmsg("insert or update on table \"runs\" violates the reference to table \"run_series\""),
-					 errdetail("Runs of series %d have comparability key %s, the series has %s.",
-							   id, a, b)));
+			memcpy(key.bytes, &id, sizeof(id));
 		}
+		hash_search(values, &key, HASH_REMOVE, NULL);
 	}
-	SPI_finish();
-	for (i = 0; i < n; i++)
-		if (!found[i])
-			ereport(ERROR,
-					(errcode(ERRCODE_FOREIGN_KEY_VIOLATION),
-					 errmsg("insert or update on table \"runs\" violates the reference to table \"run_series\""),
-					 errdetail("Key (series_id)=(%d) is not present in table \"run_series\".", ids[i])));
+	{
+		HASH_SEQ_STATUS seq;
+		RefValue   *v;
+
+		hash_seq_init(&seq, values);
+		v = hash_seq_search(&seq);
+		if (v == NULL)
+			elog(ERROR, "kernelindex.%s returned a value the runs do not name", ci->refers_to);
+		hash_seq_term(&seq);
+		ereport(ERROR,
+				(errcode(ERRCODE_FOREIGN_KEY_VIOLATION),
+				 errmsg("insert or update on table \"runs\" violates the reference to table \"%s\"",
+						ci->refers_to),
+				 errdetail("Key (%s)=(%s) is not present in table \"%s\".",
+						   ci->name, ref_shown(c, v->bytes), ci->refers_to)));
+	}
 }
 
 /* AFTER INSERT or UPDATE FOR EACH STATEMENT on kernelindex.runs. */
@@ -176,106 +185,193 @@ kidx_runs_references_check(PG_FUNCTION_ARGS)
 {
 	TriggerData *td = (TriggerData *) fcinfo->context;
 	Relation	rel;
-	HTAB	   *refs;
-	HASH_SEQ_STATUS seq;
-	SeriesRef  *r;
-	int32	   *ids;
-	KidxDigest *keys;
-	int			n;
-	int			i = 0;
+	TupleDesc	desc;
+	AttrNumber	att[RC_N];
+	HTAB	   *values[RC_N];
+	int			n[RC_N];
+	TupleTableSlot *slot;
+	int			ptr;
+	int			c;
 
 	if (!CALLED_AS_TRIGGER(fcinfo) || !TRIGGER_FIRED_FOR_STATEMENT(td->tg_event) ||
 		!TRIGGER_FIRED_AFTER(td->tg_event) || td->tg_newtable == NULL)
 		elog(ERROR, "kidx_runs_references_check: not called as an AFTER statement trigger with a NEW TABLE");
 	rel = td->tg_relation;
-	refs = collect_series(td->tg_newtable, RelationGetDescr(rel),
-						  attnameAttNum(rel, "series_id", false),
-						  attnameAttNum(rel, "comparability_key", false), &n);
-	ids = palloc(sizeof(int32) * Max(n, 1));
-	keys = palloc(sizeof(KidxDigest) * Max(n, 1));
-	hash_seq_init(&seq, refs);
-	while ((r = hash_seq_search(&seq)) != NULL)
+	desc = RelationGetDescr(rel);
+	run_column_attnums(desc, att);
+	for (c = 0; c < RC_N; c++)
 	{
-		ids[i] = r->id;
-		keys[i++] = r->key;
+		HASHCTL		ctl;
+
+		values[c] = NULL;
+		n[c] = 0;
+		if (run_column[c].refers_to == NULL)
+			continue;
+		ctl.keysize = sizeof(RefValue);
+		ctl.entrysize = sizeof(RefValue);
+		ctl.hcxt = CurrentMemoryContext;
+		values[c] = hash_create("kernelindex references of new runs", 256, &ctl,
+								HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
 	}
-	references_check_series(n, ids, keys);
-	return PointerGetDatum(NULL);
-}
 
-/* Refuse to lose a series a run uses; the run found names it. */
-static void
-series_still_used(int32 id)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_FOREIGN_KEY_VIOLATION),
-			 errmsg("update or delete on table \"run_series\" violates the reference from table \"runs\""),
-			 errdetail("Key (id)=(%d) is still referenced from table \"runs\".", id)));
-}
+	/* The distinct values each reference column of the new runs holds. */
+	slot = MakeSingleTupleTableSlot(desc, &TTSOpsMinimalTuple);
+	ptr = tuplestore_alloc_read_pointer(td->tg_newtable, EXEC_FLAG_REWIND);
+	tuplestore_select_read_pointer(td->tg_newtable, ptr);
+	tuplestore_rescan(td->tg_newtable);
+	while (tuplestore_gettupleslot(td->tg_newtable, true, false, slot))
+	{
+		CHECK_FOR_INTERRUPTS();
+		slot_getallattrs(slot);
+		for (c = 0; c < RC_N; c++)
+		{
+			RefValue	key;
+			bool		found;
+			int			i = att[c] - 1;
 
-/* Is any run there, of the series in ids (NULL: of any)?  Latest snapshot. */
-static bool
-runs_use(Datum ids, int32 *id)
-{
-	SPIPlanPtr	plan;
-	Oid			argtypes[1] = {INT4ARRAYOID};
-	Datum		args[1] = {ids};
-	bool		found;
+			if (values[c] == NULL || slot->tts_isnull[i])
+				continue;
+			memset(&key, 0, sizeof(key));
+			if (run_column[c].type == CT_DIGEST)
+				memcpy(key.bytes, DatumGetPointer(slot->tts_values[i]), ref_len(c));
+			else
+			{
+				int32		id = DatumGetInt32(slot->tts_values[i]);
+
+				memcpy(key.bytes, &id, sizeof(id));
+			}
+			hash_search(values[c], &key, HASH_ENTER, &found);
+			if (!found)
+				n[c]++;
+		}
+	}
+	ExecDropSingleTupleTableSlot(slot);
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	plan = SPI_prepare(ids != (Datum) 0 ?
-					   "SELECT r.series_id FROM kernelindex.runs AS r"
-					   " WHERE r.series_id OPERATOR(pg_catalog.=) ANY ($1) LIMIT 1" :
-					   "SELECT r.series_id FROM kernelindex.runs AS r LIMIT 1",
-					   ids != (Datum) 0 ? 1 : 0, argtypes);
-	if (plan == NULL)
-		elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
-	if (SPI_execute_snapshot(plan, args, NULL, GetLatestSnapshot(), InvalidSnapshot,
-							 false, false, 1) != SPI_OK_SELECT)
-		elog(ERROR, "could not look for runs of deleted series");
-	found = SPI_processed > 0;
-	if (found)
-	{
-		bool		isnull;
-
-		*id = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
-	}
+	for (c = 0; c < RC_N; c++)
+		if (values[c] != NULL)
+			check_column(c, values[c], n[c]);
 	SPI_finish();
+	return PointerGetDatum(NULL);
+}
+
+/* Is this table one of the dictionaries? */
+static bool
+is_dictionary(const char *table)
+{
+	int			k;
+
+	for (k = 0; k < DK_N; k++)
+		if (strcmp(dict_table[k], table) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Is any run there that names one of the values (NULL: any value) of a
+ * table's key, through any of its reference columns?  Read with the latest
+ * snapshot, as RI's check on delete does.  The column found in *col, the
+ * value shown in *shown.
+ */
+static bool
+runs_use(const char *table, Datum values, Oid array_type, RunColumn *col)
+{
+	SPIPlanPtr	plan;
+	StringInfoData sql;
+	Oid			argtypes[1] = {array_type};
+	Datum		args[1] = {values};
+	int			c;
+	bool		found = false;
+
+	for (c = 0; c < RC_N && !found; c++)
+	{
+		if (run_column[c].refers_to == NULL || strcmp(run_column[c].refers_to, table) != 0)
+			continue;
+		initStringInfo(&sql);
+		if (values != (Datum) 0)
+			appendStringInfo(&sql, "SELECT 1 FROM kernelindex.runs AS r WHERE r.%s OPERATOR(%s.=) ANY ($1) LIMIT 1",
+							 run_column[c].name,
+							 run_column[c].type == CT_DIGEST ? kidx_extension_schema() : "pg_catalog");
+		else
+			appendStringInfo(&sql, "SELECT 1 FROM kernelindex.runs AS r WHERE r.%s IS NOT NULL LIMIT 1",
+							 run_column[c].name);
+		plan = SPI_prepare(sql.data, values != (Datum) 0 ? 1 : 0, argtypes);
+		if (plan == NULL)
+			elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
+		if (SPI_execute_snapshot(plan, args, NULL, GetLatestSnapshot(), InvalidSnapshot,
+								 true, false, 1) != SPI_OK_SELECT)
+			elog(ERROR, "could not look for runs that name rows of kernelindex.%s", table);
+		found = SPI_processed > 0;
+		*col = c;
+		SPI_freeplan(plan);
+	}
 	return found;
 }
 
-/* Triggers of kernelindex.run_series (see the file header). */
+/* Triggers of the tables runs refer to (see the file header). */
 Datum
-kidx_run_series_guard(PG_FUNCTION_ARGS)
+kidx_runs_references_guard(PG_FUNCTION_ARGS)
 {
 	TriggerData *td = (TriggerData *) fcinfo->context;
-	int32		id;
+	Relation	rel;
+	const char *table;
+	const char *key = NULL;
+	AttrNumber	att;
+	RunColumn	col;
+	int			c;
 
 	if (!CALLED_AS_TRIGGER(fcinfo))
-		elog(ERROR, "kidx_run_series_guard: not called as a trigger");
+		elog(ERROR, "kidx_runs_references_guard: not called as a trigger");
+	rel = td->tg_relation;
+	table = RelationGetRelationName(rel);
+	for (c = 0; c < RC_N && key == NULL; c++)
+		if (run_column[c].refers_to != NULL && strcmp(run_column[c].refers_to, table) == 0)
+			key = run_column[c].refers_column;
+	if (key == NULL)
+		elog(ERROR, "kidx_runs_references_guard: runs refer to no column of \"%s\"", table);
+	att = attnameAttNum(rel, key, false);
+
 	if (TRIGGER_FIRED_BY_UPDATE(td->tg_event))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("a run series cannot be changed"),
-				 errdetail("What runs share is part of their identity; their digests would no longer match."),
-				 errhint("Ingest runs with the new values instead.")));
+	{
+		bool		null_old,
+					null_new;
+		Datum		old = heap_getattr(td->tg_trigtuple, att, RelationGetDescr(rel), &null_old);
+		Datum		new = heap_getattr(td->tg_newtuple, att, RelationGetDescr(rel), &null_new);
+		Form_pg_attribute a = TupleDescAttr(RelationGetDescr(rel), att - 1);
+
+		if (is_dictionary(table))
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("a value of the dictionary kernelindex.%s cannot be changed", table),
+					 errdetail("Runs refer to it; their documents and digests would no longer match."),
+					 errhint("Ingest runs with the new values instead.")));
+		if (null_old != null_new ||
+			(!null_old && !datumIsEqual(old, new, a->attbyval, a->attlen)))
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("the %s of a row of kernelindex.%s cannot be changed", key, table),
+					 errdetail("Runs refer to rows of kernelindex.%s by %s.", table, key)));
+		return PointerGetDatum(td->tg_newtuple);
+	}
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
 	if (TRIGGER_FIRED_BY_TRUNCATE(td->tg_event))
 	{
-		if (runs_use((Datum) 0, &id))
+		if (runs_use(table, (Datum) 0, InvalidOid, &col))
 			ereport(ERROR,
 					(errcode(ERRCODE_FOREIGN_KEY_VIOLATION),
-					 errmsg("cannot truncate table \"run_series\": runs use its rows"),
+					 errmsg("cannot truncate table \"%s\": runs refer to its rows", table),
 					 errhint("Truncate kernelindex.runs in the same command.")));
-		return PointerGetDatum(NULL);
 	}
-	if (TRIGGER_FIRED_BY_DELETE(td->tg_event) && td->tg_oldtable != NULL)
+	else if (TRIGGER_FIRED_BY_DELETE(td->tg_event) && td->tg_oldtable != NULL)
 	{
-		Relation	rel = td->tg_relation;
+		Form_pg_attribute a = TupleDescAttr(RelationGetDescr(rel), att - 1);
 		TupleTableSlot *slot = MakeSingleTupleTableSlot(RelationGetDescr(rel), &TTSOpsMinimalTuple);
-		AttrNumber	att = attnameAttNum(rel, "id", false);
 		int			ptr = tuplestore_alloc_read_pointer(td->tg_oldtable, EXEC_FLAG_REWIND);
-		Datum	   *ids = palloc(sizeof(Datum) * Max(tuplestore_tuple_count(td->tg_oldtable), 1));
+		int64		total = tuplestore_tuple_count(td->tg_oldtable);
+		Datum	   *vals = palloc(sizeof(Datum) * Max(total, 1));
 		int			n = 0;
 
 		tuplestore_select_read_pointer(td->tg_oldtable, ptr);
@@ -283,15 +379,23 @@ kidx_run_series_guard(PG_FUNCTION_ARGS)
 		while (tuplestore_gettupleslot(td->tg_oldtable, true, false, slot))
 		{
 			bool		isnull;
+			Datum		d = slot_getattr(slot, att, &isnull);
 
-			ids[n++] = slot_getattr(slot, att, &isnull);
+			if (!isnull)
+				vals[n++] = datumCopy(d, a->attbyval, a->attlen);
 		}
 		ExecDropSingleTupleTableSlot(slot);
 		if (n > 0 &&
-			runs_use(PointerGetDatum(construct_array(ids, n, INT4OID, 4, true, TYPALIGN_INT)), &id))
-			series_still_used(id);
-		return PointerGetDatum(NULL);
+			runs_use(table, PointerGetDatum(construct_array(vals, n, a->atttypid, a->attlen,
+															 a->attbyval, a->attalign)),
+					 get_array_type(a->atttypid), &col))
+			ereport(ERROR,
+					(errcode(ERRCODE_FOREIGN_KEY_VIOLATION),
+					 errmsg("update or delete on table \"%s\" violates the reference from table \"runs\"",
+							table),
+					 errdetail("A deleted row's %s is still referenced by runs.%s.",
+							   key, run_column[col].name)));
 	}
-	elog(ERROR, "kidx_run_series_guard: unexpected trigger event");
+	SPI_finish();
 	return PointerGetDatum(NULL);
 }

@@ -1,11 +1,19 @@
 /*-------------------------------------------------------------------------
  *
  * run_layout.h
- *	  The run layout: how a BenchmarkRun document maps to what a series of
- *	  runs shares (kernelindex.run_series) and what each run holds
- *	  (kernelindex.runs), and back.  Every path that reads or writes a run
- *	  document goes through it: CSV ingestion, document ingestion, export and
- *	  the run digest.
+ *	  The run layout: how a BenchmarkRun document maps to a stored run and
+ *	  back.  A run is its own values (typed columns of kernelindex.runs),
+ *	  references to the four resources, and references to dictionary values
+ *	  that runs repeat (title, label set, status, source, benchmark, name
+ *	  and externalId strings, and the template: the document without any of
+ *	  those, with the rules its name and externalId follow).
+ *
+ *	  Every path that reads or writes a run document goes through it: CSV
+ *	  ingestion (which describes its runs with a RunModel), document
+ *	  ingestion (run_split), export (run_rebuild) and the run digest
+ *	  (run_digest).  run_layout.c holds the description of the document
+ *	  (its members and what holds each), run_split.c the way in,
+ *	  run_build.c the way out.
  *
  *-------------------------------------------------------------------------
  */
@@ -22,17 +30,17 @@
 
 #define KIDX_API_VERSION "kernelindex.dev/v1alpha1"
 
-/* The integer values a run holds (RunValues.v), in runs' column order. */
-typedef enum RunInt
+/* The integer values a run holds (RunValues.v). */
+typedef enum RunValue
 {
-	RI_LATENCY,					/* spec.timing.latencyNs.median */
-	RI_LATENCY_P20,				/* measurement latency/p20/ns */
-	RI_LATENCY_P80,				/* measurement latency/p80/ns */
-	RI_PEAK,					/* spec.memory.peakBytes.median */
-	RI_PEAK_P20,				/* measurement peakMemory/p20/bytes */
-	RI_PEAK_P80,				/* measurement peakMemory/p80/bytes */
-	RI_N
-} RunInt;
+	RV_LATENCY,					/* spec.timing.latencyNs.median */
+	RV_LATENCY_P20,				/* measurement latency/p20/ns */
+	RV_LATENCY_P80,				/* measurement latency/p80/ns */
+	RV_PEAK,					/* spec.memory.peakBytes.median */
+	RV_PEAK_P20,				/* measurement peakMemory/p20/bytes */
+	RV_PEAK_P80,				/* measurement peakMemory/p80/bytes */
+	RV_N
+} RunValue;
 
 /* The source-native values (spec.sourceNative.metrics.<unit>_20/_50/_80). */
 #define RUN_NNATIVE 3
@@ -51,43 +59,80 @@ extern const char *const run_ref_member[RR_N];	/* "protocolDigest", ... */
 extern const char *const run_ref_kind[RR_N];	/* "BenchmarkProtocol", ... */
 extern const char *const run_ref_name[RR_N];	/* "protocol", ... */
 
-/* What one run holds of its own: the columns of kernelindex.runs. */
+/* The strings a run holds by reference to a dictionary. */
+typedef enum RunText
+{
+	RT_TITLE,					/* metadata.title */
+	RT_STATUS,					/* spec.status */
+	RT_SOURCE,					/* spec.sourceNative.source */
+	RT_BENCHMARK,				/* spec.sourceNative.benchmark */
+	RT_NAME,					/* metadata.name: its stem or the whole name */
+	RT_EXTERNAL_ID,				/* spec.sourceNative.externalId: its stem or
+								 * the whole */
+	RT_N
+} RunText;
+
+/* How a run's metadata.name is made (a rule of its template). */
+typedef enum RunNameForm
+{
+	RNF_LITERAL,				/* the whole name is the run's RT_NAME */
+	RNF_STEM,					/* RT_NAME || the observedAt slug, cut */
+	RNF_FROM_EXTERNAL_ID		/* prefix || slug(externalId), cut */
+} RunNameForm;
+
+/* How a run's externalId is made (a rule of its template). */
+typedef enum RunIdForm
+{
+	RIF_ABSENT,					/* the run has no externalId */
+	RIF_LITERAL,				/* the whole externalId is the run's
+								 * RT_EXTERNAL_ID */
+	RIF_STEM					/* RT_EXTERNAL_ID || the observedAt slug */
+} RunIdForm;
+
+/* What one run holds of its own: the value columns of kernelindex.runs. */
 typedef struct RunValues
 {
 	TimestampTz observed_at;
-	bool		has[RI_N];
-	int64		v[RI_N];
+	bool		has[RV_N];
+	int64		v[RV_N];
 	Numeric		native[RUN_NNATIVE];	/* NULL: absent */
-	const char *native_text[RUN_NNATIVE];	/* the same as written, if known;
-											 * NULL: not known */
+	const char *native_text[RUN_NNATIVE];	/* the same as written, if known
+											 * (then native may be NULL) */
 	const char *native_canon[RUN_NNATIVE];	/* their canonical JSON text, if
 											 * known; NULL: not known */
-	const char *external_id;	/* the externalId run_external_id() gives,
-								 * if known; NULL: not known */
 } RunValues;
 
-/* A series laid out for writing documents and digests (run_layout.c). */
+/* A template laid out for rebuilding and digesting (run_build.c). */
 typedef struct RunPlan RunPlan;
 
 /*
- * What a series of runs shares: a row of kernelindex.run_series.  The
- * template is the run document without its four digests and without the
- * members each run holds; the stems give the name and externalId each run
- * derives from its observedAt.
+ * A run template: the run document without what runs hold (their values,
+ * resource digests and dictionary strings), and the rules that make its
+ * runs' names and externalIds.  Templates are dictionary values
+ * (kernelindex.run_templates): a few serve every run of a harness.
  */
-typedef struct RunSeries
+typedef struct RunTemplate
 {
-	Jsonb	   *template;
-	KidxDigest	ref[RR_N];		/* the four digests */
-	char	   *name_stem;		/* NULL: the name is in the template */
+	Jsonb	   *doc;
+	RunNameForm name_form;
+	char	   *name_prefix;	/* RNF_FROM_EXTERNAL_ID: what comes before
+								 * the slug; else NULL */
 	int			name_cut;		/* characters the name is cut to; -1: none */
-	char	   *external_id_stem;	/* NULL: in the template, or none */
-	char	   *native_unit;	/* prefix of the native metrics; NULL: none */
-	/* computed by run_series_prepare() */
-	KidxDigest	comparability_key;
-	KidxDigest	key;			/* identity of the series */
-	RunPlan    *plan;
-} RunSeries;
+	RunIdForm	external_id_form;
+	char	   *native_unit;	/* prefix of the native metrics runs hold;
+								 * NULL: none */
+	RunPlan    *plan;			/* run_template_prepare() */
+} RunTemplate;
+
+/* A run in the layout's terms: what a document splits into. */
+typedef struct RunParts
+{
+	RunTemplate *template;
+	KidxDigest	ref[RR_N];
+	const char *text[RT_N];		/* NUL-terminated; NULL: absent */
+	Jsonb	   *labels;			/* metadata.labels; NULL: absent */
+	RunValues	values;
+} RunParts;
 
 /* Where a document being read stands, for error messages. */
 typedef struct RunDocPos
@@ -97,12 +142,45 @@ typedef struct RunDocPos
 } RunDocPos;
 
 /*
- * Check a BenchmarkRun document against the layout and split it into its
- * series and its values.  Faults are reported with SQLSTATE, the document's
- * position and the JSON path.  series->plan is left NULL.
+ * A run described by a harness's fields (the CSV path): run_model()
+ * writes the document such a run has, which run_split() then splits.
  */
-extern void run_split(JsonbContainer *run, const RunDocPos *pos,
-					  RunSeries *series, RunValues *values);
+typedef struct RunModel
+{
+	const char *title;			/* NULL: none */
+	bool		has_labels;		/* metadata.labels is there */
+	const char *label_key;		/* its one label; NULL value: no label */
+	const char *label_value;
+	const char *status;
+	const char *source;
+	const char *benchmark;
+	const char *name;
+	const char *external_id;	/* NULL: none */
+	TimestampTz observed_at;
+	bool		memory;			/* peak memory (bytes), else latency (ns) */
+	int64		median;
+	int64		p20;
+	int64		p80;
+	const char *primary_statistic;	/* of timing or memory; NULL: none */
+	const char *native_unit;	/* NULL: no native metrics */
+	const char *native_text[RUN_NNATIVE];	/* _20, _50, _80 as written */
+	KidxDigest	ref[RR_N];
+} RunModel;
+
+/*
+ * Check a BenchmarkRun document against the layout and split it into its
+ * parts (a new template, not yet prepared).  Faults are reported with
+ * their SQLSTATE, the document's position and the JSON path.
+ */
+extern void run_split(JsonbContainer *run, const RunDocPos *pos, RunParts *parts);
+
+/*
+ * Decide how a run's name and externalId are held: the template's rules
+ * (name_form, name_prefix, name_cut, external_id_form) and the run's
+ * RT_NAME and RT_EXTERNAL_ID texts.  run_split() does this; the CSV path
+ * calls it for each row with the name and externalId it writes.
+ */
+extern void run_forms(RunParts *parts, const char *name, const char *external_id);
 
 /*
  * Check a resource document (the envelope: apiVersion, kind, metadata.name,
@@ -111,37 +189,45 @@ extern void run_split(JsonbContainer *run, const RunDocPos *pos,
 extern void run_check_resource(JsonbContainer *c, const RunDocPos *pos,
 							   const char *kind);
 
-/* Compute a series' key and comparability key, and lay it out. */
-extern void run_series_prepare(RunSeries *series);
+/* The document of a run described by a model. */
+extern Jsonb *run_model(const RunModel *m);
 
-/* The run document of a series and a run's values. */
-extern Jsonb *run_rebuild(RunSeries *series, const RunValues *values);
+/* Lay a template out (once; templates are shared). */
+extern void run_template_prepare(RunTemplate *t);
+
+/*
+ * The dictionary hash of a template (see kernelindex.run_templates): the
+ * first 16 bytes of SHA-256 of the canonical JSON [doc, name form, prefix,
+ * cut, externalId form, native unit].
+ */
+extern void run_template_hash(const RunTemplate *t, pg_uuid_t *result);
+
+/* Are two templates the same (document and rules)? */
+extern bool run_template_equal(const RunTemplate *a, const RunTemplate *b);
+
+/* The run document of a run's parts (the template prepared). */
+extern Jsonb *run_rebuild(const RunParts *parts);
 
 /* The run's identity digest, kidx_resource_digest(run_rebuild(...)). */
-extern void run_digest(RunSeries *series, const RunValues *values,
-					   KidxDigest *result);
+extern void run_digest(const RunParts *parts, KidxDigest *result);
+
+/* The run's name and externalId (NULL: none), palloc'd. */
+extern char *run_name(const RunParts *parts);
+extern char *run_external_id(const RunParts *parts);
 
 /*
  * The run's external key: the first 16 bytes of SHA-256 of the canonical
  * JSON [source, externalId] as a uuid; false when the run has no externalId.
  */
-extern bool run_external_key(RunSeries *series, const RunValues *values,
-							 pg_uuid_t *result);
+extern bool run_external_key(const RunParts *parts, pg_uuid_t *result);
 
 /* The string a stem derives for an instant (a run name or externalId). */
 extern char *run_derived_string(const char *stem, int cut, TimestampTz at);
 
-/* The run's externalId (NULL: none), palloc'd or the series'. */
-extern const char *run_external_id(RunSeries *series, const RunValues *values);
-
-/*
- * The run's name and externalId (NULL: none) as run_rebuild() writes them,
- * palloc'd.
- */
-extern void run_strings(RunSeries *series, const RunValues *values,
-						char **name, char **external_id);
-
 /* A short phrase for a JSON value in messages: the number 12, "abc", null. */
 extern char *run_shown_value(JsonbValue *v);
+
+/* The byte length of a character in the server encoding (for src/core). */
+extern int	run_server_mblen(const unsigned char *s);
 
 #endif							/* KIDX_RUN_LAYOUT_H */

@@ -1,5 +1,5 @@
 /* ---------------------------------------------------------------------
- * 4. Comparability keys and the resource store
+ * 4. Comparability keys and the store
  *
  * Layout (see README "The store"):
  *   protocols, environments, workloads, implementations
@@ -10,20 +10,25 @@
  *   comparability_keys
  *       one row per comparability key: the protocol, workload and
  *       environment runs must share to be compared (foreign keys).
- *   run_series
- *       what a series of runs shares: its comparability key and
- *       implementation (foreign keys) and the run document without the
- *       values each run holds (the template), stored once.  The run layout
- *       in C (src/run_layout.c) says which parts those are.
+ *   run_titles, run_statuses, run_sources, run_benchmarks, run_strings,
+ *   run_labels, run_templates
+ *       dictionaries of the values runs repeat: each value once, with a
+ *       small id and a hash (the first 16 bytes of SHA-256 of its canonical
+ *       JSON) that identifies it.  A template is a run document without
+ *       anything a run holds, with the rules its runs' names and
+ *       externalIds follow; a few serve every run of a harness.
  *   runs
- *       per run only what varies, as typed columns: digest, comparability
- *       key (the distribution key), series, observed_at, values in ns or
- *       bytes, the source-native values exactly as written.
+ *       one row per run: its values as typed columns (observed_at, ns,
+ *       bytes, the source-native values exactly as written), its
+ *       comparability key (the distribution key) and implementation, and
+ *       the ids of its dictionary values.  The run layout in C
+ *       (src/run_layout.c) says which member of a document goes where.
  *
- * runs.series_id is checked per statement rather than by a row-level
- * foreign key, which would cost a million-run load seconds: the C
- * triggers kernelindex.runs_references_check() and run_series_guard() keep
- * the same promise under every isolation level (test/t/030_references.pl).
+ * What runs refer to is checked per statement rather than by row-level
+ * foreign keys, which would cost a million-run load a dozen checks a run:
+ * the C triggers kernelindex.runs_references_check() and
+ * runs_references_guard() keep the same promise under every isolation
+ * level (test/t/030_references.pl).
  * --------------------------------------------------------------------- */
 
 CREATE SCHEMA kernelindex;
@@ -121,6 +126,8 @@ COMMENT ON COLUMN kernelindex.workloads.document IS 'the whole resource document
 COMMENT ON COLUMN kernelindex.workloads.kernel IS 'spec.kernel (generated)';
 COMMENT ON COLUMN kernelindex.workloads.label IS 'metadata.labels.label, the workload label, e.g. features16384-tokens2048-fp32 (generated)';
 COMMENT ON COLUMN kernelindex.workloads.title IS 'metadata.title of the document (generated)';
+CREATE INDEX workloads_kernel ON kernelindex.workloads (kernel);
+COMMENT ON INDEX kernelindex.workloads_kernel IS 'finds the workloads of a kernel (a dashboard''s filter on kernel)';
 
 CREATE TABLE kernelindex.implementations (
 	digest @extschema@.kidx_digest PRIMARY KEY,
@@ -134,13 +141,13 @@ CREATE TABLE kernelindex.implementations (
 );
 COMMENT ON TABLE kernelindex.implementations IS 'Implementation resources: provider, kernel and harness; document NULL while known only by digest';
 COMMENT ON COLUMN kernelindex.implementations.digest IS 'resource digest of {apiVersion, kind, spec}';
-COMMENT ON COLUMN kernelindex.implementations.id IS 'small surrogate id, the target of run_series.implementation_id';
+COMMENT ON COLUMN kernelindex.implementations.id IS 'small surrogate id, the target of runs.implementation_id';
 COMMENT ON COLUMN kernelindex.implementations.document IS 'the whole resource document, or NULL if only its digest is known so far';
 COMMENT ON COLUMN kernelindex.implementations.kernel IS 'spec.kernel (generated)';
 COMMENT ON COLUMN kernelindex.implementations.provider IS 'spec.provider, e.g. torch, liger (generated)';
 COMMENT ON COLUMN kernelindex.implementations.title IS 'metadata.title of the document (generated)';
 
-/* What runs share: comparability keys and run series -------------------- */
+/* What runs are compared by: comparability keys -------------------------- */
 
 CREATE TABLE kernelindex.comparability_keys (
 	key @extschema@.kidx_digest PRIMARY KEY,
@@ -148,59 +155,156 @@ CREATE TABLE kernelindex.comparability_keys (
 	workload_id integer NOT NULL REFERENCES kernelindex.workloads (id),
 	environment_id integer NOT NULL REFERENCES kernelindex.environments (id)
 );
+CREATE INDEX comparability_keys_workload ON kernelindex.comparability_keys (workload_id);
+CREATE INDEX comparability_keys_environment ON kernelindex.comparability_keys (environment_id);
 COMMENT ON TABLE kernelindex.comparability_keys IS
 'the comparability keys runs are stored under: each one a protocol, a workload and an environment';
 COMMENT ON COLUMN kernelindex.comparability_keys.key IS 'kidx_comparability_key(protocol, workload, environment)';
 COMMENT ON COLUMN kernelindex.comparability_keys.protocol_id IS 'the protocol (kernelindex.protocols.id)';
 COMMENT ON COLUMN kernelindex.comparability_keys.workload_id IS 'the workload (kernelindex.workloads.id)';
 COMMENT ON COLUMN kernelindex.comparability_keys.environment_id IS 'the environment (kernelindex.environments.id)';
+COMMENT ON INDEX kernelindex.comparability_keys_workload IS 'finds the keys of a workload (a dashboard''s filter on kernel)';
+COMMENT ON INDEX kernelindex.comparability_keys_environment IS 'finds the keys of an environment (a dashboard''s filter on GPU)';
 
-CREATE TABLE kernelindex.run_series (
+/* What runs repeat: dictionaries ----------------------------------------- */
+
+CREATE FUNCTION kernelindex.dictionary_hash(value text)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'kidx_dictionary_hash_text'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION kernelindex.dictionary_hash(text) IS
+'the hash of a dictionary string: the first 16 bytes of SHA-256 of its canonical JSON string, as a uuid';
+
+CREATE FUNCTION kernelindex.dictionary_hash(value jsonb)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'kidx_dictionary_hash_jsonb'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION kernelindex.dictionary_hash(jsonb) IS
+'the hash of a dictionary value: the first 16 bytes of SHA-256 of its canonical JSON, as a uuid';
+
+CREATE FUNCTION kernelindex.template_hash(template jsonb, name_form text, name_prefix text,
+	name_cut integer, external_id_form text, native_unit text)
+RETURNS uuid
+AS 'MODULE_PATHNAME', 'kidx_template_hash'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION kernelindex.template_hash(jsonb, text, text, integer, text, text) IS
+'the hash of a run template: the first 16 bytes of SHA-256 of the canonical JSON [template, name_form, name_prefix, name_cut, external_id_form, native_unit], as a uuid';
+
+CREATE TABLE kernelindex.run_titles (
 	id integer GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
-	key @extschema@.kidx_digest NOT NULL UNIQUE,
-	comparability_key @extschema@.kidx_digest NOT NULL REFERENCES kernelindex.comparability_keys (key),
-	implementation_id integer NOT NULL REFERENCES kernelindex.implementations (id),
-	template jsonb NOT NULL,
-	name_stem text,
-	name_cut integer,
-	external_id_stem text,
-	native_unit text,
-	source text GENERATED ALWAYS AS (template OPERATOR(pg_catalog.#>>) '{spec,sourceNative,source}') STORED,
-	benchmark text GENERATED ALWAYS AS (template OPERATOR(pg_catalog.#>>) '{spec,sourceNative,benchmark}') STORED,
-	pass text GENERATED ALWAYS AS (NULLIF(pg_catalog.split_part(template OPERATOR(pg_catalog.#>>) '{spec,sourceNative,benchmark}', '/', 2), '')) STORED,
-	metric text GENERATED ALWAYS AS (CASE
-		WHEN (template OPERATOR(pg_catalog.#>) '{spec,timing,latencyNs}') IS NOT NULL THEN 'latency'
-		WHEN (template OPERATOR(pg_catalog.#>) '{spec,memory,peakBytes}') IS NOT NULL THEN 'peak_memory' END) STORED,
-	release text GENERATED ALWAYS AS (COALESCE(template OPERATOR(pg_catalog.#>>) '{metadata,labels,release}',
-		template OPERATOR(pg_catalog.#>>) '{metadata,labels,liger_version}')) STORED,
-	title text GENERATED ALWAYS AS (template OPERATOR(pg_catalog.#>>) '{metadata,title}') STORED,
-	status text GENERATED ALWAYS AS (template OPERATOR(pg_catalog.#>>) '{spec,status}') STORED
+	hash uuid NOT NULL UNIQUE,
+	value text NOT NULL,
+	CONSTRAINT run_titles_hash CHECK (hash = kernelindex.dictionary_hash(value))
 );
-CREATE INDEX run_series_comparability_key ON kernelindex.run_series (comparability_key);
-COMMENT ON TABLE kernelindex.run_series IS
-'what a series of runs shares, stored once: its comparability key, its implementation and the run document without the values each run holds (the template); immutable';
-COMMENT ON COLUMN kernelindex.run_series.id IS 'small surrogate id, the target of runs.series_id';
-COMMENT ON COLUMN kernelindex.run_series.key IS 'SHA-256 of the canonical JSON ["kernelindex.run_series/1", the four digests, template, name_stem, name_cut, external_id_stem, native_unit]';
-COMMENT ON COLUMN kernelindex.run_series.comparability_key IS 'the comparability key of the series'' runs (kernelindex.comparability_keys)';
-COMMENT ON COLUMN kernelindex.run_series.implementation_id IS 'the implementation (kernelindex.implementations.id)';
-COMMENT ON COLUMN kernelindex.run_series.template IS 'the run document without its four digests and without the members each run holds (see README, "The run layout")';
-COMMENT ON COLUMN kernelindex.run_series.name_stem IS 'metadata.name before the observedAt slug (NULL: the name is in the template)';
-COMMENT ON COLUMN kernelindex.run_series.name_cut IS 'characters the name is cut to, trailing hyphens removed (NULL: not cut)';
-COMMENT ON COLUMN kernelindex.run_series.external_id_stem IS 'sourceNative.externalId before the observedAt slug (NULL: in the template, or none)';
-COMMENT ON COLUMN kernelindex.run_series.native_unit IS 'prefix of the source-native metrics each run holds (ms: ms_20, ms_50, ms_80), NULL if none';
-COMMENT ON COLUMN kernelindex.run_series.source IS 'spec.sourceNative.source, e.g. liger-kernel-bench (generated)';
-COMMENT ON COLUMN kernelindex.run_series.benchmark IS 'spec.sourceNative.benchmark, e.g. sparsemax/backward (generated)';
-COMMENT ON COLUMN kernelindex.run_series.pass IS 'the timed pass: the second part of benchmark, e.g. backward (generated)';
-COMMENT ON COLUMN kernelindex.run_series.metric IS 'latency or peak_memory: which median the runs hold (generated)';
-COMMENT ON COLUMN kernelindex.run_series.release IS 'the release label: metadata.labels.release, else liger_version (generated)';
-COMMENT ON COLUMN kernelindex.run_series.title IS 'metadata.title of the runs (generated)';
-COMMENT ON COLUMN kernelindex.run_series.status IS 'spec.status of the runs, e.g. passed (generated)';
+COMMENT ON TABLE kernelindex.run_titles IS 'dictionary of run titles (metadata.title), e.g. Sparsemax · torch · backward';
+
+CREATE TABLE kernelindex.run_statuses (
+	id integer GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+	hash uuid NOT NULL UNIQUE,
+	value text NOT NULL,
+	CONSTRAINT run_statuses_hash CHECK (hash = kernelindex.dictionary_hash(value))
+);
+COMMENT ON TABLE kernelindex.run_statuses IS 'dictionary of run statuses (spec.status), e.g. passed';
+
+CREATE TABLE kernelindex.run_sources (
+	id integer GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+	hash uuid NOT NULL UNIQUE,
+	value text NOT NULL,
+	CONSTRAINT run_sources_hash CHECK (hash = kernelindex.dictionary_hash(value))
+);
+COMMENT ON TABLE kernelindex.run_sources IS 'dictionary of run sources (spec.sourceNative.source), e.g. liger-kernel-bench';
+
+CREATE TABLE kernelindex.run_benchmarks (
+	id integer GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+	hash uuid NOT NULL UNIQUE,
+	value text NOT NULL,
+	kernel text GENERATED ALWAYS AS (NULLIF(pg_catalog.split_part(value, '/', 1), '')) STORED,
+	pass text GENERATED ALWAYS AS (NULLIF(pg_catalog.split_part(value, '/', 2), '')) STORED,
+	CONSTRAINT run_benchmarks_hash CHECK (hash = kernelindex.dictionary_hash(value))
+);
+COMMENT ON TABLE kernelindex.run_benchmarks IS 'dictionary of benchmark names (spec.sourceNative.benchmark), e.g. sparsemax/backward';
+COMMENT ON COLUMN kernelindex.run_benchmarks.kernel IS 'the first part of the benchmark name, e.g. sparsemax (generated)';
+COMMENT ON COLUMN kernelindex.run_benchmarks.pass IS 'the timed pass: the second part of the benchmark name, e.g. backward (generated)';
+
+CREATE TABLE kernelindex.run_strings (
+	id integer GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+	hash uuid NOT NULL UNIQUE,
+	value text NOT NULL,
+	CONSTRAINT run_strings_hash CHECK (hash = kernelindex.dictionary_hash(value))
+);
+COMMENT ON TABLE kernelindex.run_strings IS
+'dictionary of the strings runs derive their names and externalIds from: a stem their observedAt slug follows, or the whole string (see the rules of kernelindex.run_templates)';
+
+CREATE TABLE kernelindex.run_labels (
+	id integer GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+	hash uuid NOT NULL UNIQUE,
+	value jsonb NOT NULL,
+	release text GENERATED ALWAYS AS (COALESCE(value OPERATOR(pg_catalog.->>) 'release',
+		value OPERATOR(pg_catalog.->>) 'liger_version')) STORED,
+	CONSTRAINT run_labels_object CHECK (pg_catalog.jsonb_typeof(value) = 'object'),
+	CONSTRAINT run_labels_hash CHECK (hash = kernelindex.dictionary_hash(value))
+);
+CREATE INDEX run_labels_release ON kernelindex.run_labels (release);
+COMMENT ON TABLE kernelindex.run_labels IS 'dictionary of label sets (metadata.labels), e.g. {"liger_version": "0.5.8"}: a run''s release';
+COMMENT ON COLUMN kernelindex.run_labels.release IS 'the release label: labels.release, else labels.liger_version (generated)';
+COMMENT ON INDEX kernelindex.run_labels_release IS 'finds the label sets of a release';
+
+CREATE TABLE kernelindex.run_templates (
+	id integer GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+	hash uuid NOT NULL UNIQUE,
+	value jsonb NOT NULL,
+	name_form text NOT NULL CHECK (name_form IN ('literal', 'stem', 'from_external_id')),
+	name_prefix text,
+	name_cut integer NOT NULL CHECK (name_cut >= -1),
+	external_id_form text NOT NULL CHECK (external_id_form IN ('absent', 'literal', 'stem')),
+	native_unit text,
+	CONSTRAINT run_templates_hash CHECK (hash = kernelindex.template_hash(value, name_form, name_prefix,
+		name_cut, external_id_form, native_unit))
+);
+COMMENT ON TABLE kernelindex.run_templates IS
+'dictionary of run templates: a run document without anything a run holds (its values, resource digests, title, labels, status, source, benchmark, name, externalId), and the rules its runs'' names and externalIds follow';
+COMMENT ON COLUMN kernelindex.run_templates.value IS 'the run document without what runs hold (see README, "The run layout")';
+COMMENT ON COLUMN kernelindex.run_templates.name_form IS 'how a run''s metadata.name is made: literal (the run''s name string), stem (its name string, then the observedAt slug), from_external_id (name_prefix, then the externalId slugged)';
+COMMENT ON COLUMN kernelindex.run_templates.name_prefix IS 'from_external_id: what comes before the slugged externalId, e.g. liger-';
+COMMENT ON COLUMN kernelindex.run_templates.name_cut IS 'characters the name is cut to, trailing hyphens removed; -1: not cut';
+COMMENT ON COLUMN kernelindex.run_templates.external_id_form IS 'how a run''s externalId is made: absent, literal (the run''s string), stem (its string, then the observedAt slug)';
+COMMENT ON COLUMN kernelindex.run_templates.native_unit IS 'prefix of the source-native metrics runs hold (ms: ms_20, ms_50, ms_80), NULL if none';
+
+DO $$
+DECLARE
+	t text;
+BEGIN
+	FOREACH t IN ARRAY ARRAY['run_titles', 'run_statuses', 'run_sources', 'run_benchmarks',
+		'run_strings', 'run_labels', 'run_templates'] LOOP
+		EXECUTE pg_catalog.format('COMMENT ON COLUMN kernelindex.%I.id IS %L', t,
+			'small surrogate id, what runs refer to');
+		EXECUTE pg_catalog.format('COMMENT ON COLUMN kernelindex.%I.hash IS %L', t,
+			'identifies the value: the first 16 bytes of SHA-256 of its canonical JSON (CHECKed)');
+		IF t NOT IN ('run_templates', 'run_labels') THEN
+			EXECUTE pg_catalog.format('COMMENT ON COLUMN kernelindex.%I.value IS %L', t, 'the string');
+		END IF;
+		EXECUTE pg_catalog.format('COMMENT ON SEQUENCE kernelindex.%I IS %L', t || '_id_seq', 'ids of kernelindex.' || t);
+		PERFORM pg_catalog.pg_extension_config_dump(pg_catalog.format('kernelindex.%I', t)::pg_catalog.regclass, '');
+		PERFORM pg_catalog.pg_extension_config_dump(pg_catalog.format('kernelindex.%I', t || '_id_seq')::pg_catalog.regclass, '');
+	END LOOP;
+END
+$$;
+COMMENT ON COLUMN kernelindex.run_labels.value IS 'the label set, an object of strings';
 
 /* Runs ----------------------------------------------------------------- */
 
 CREATE TABLE kernelindex.runs (
 	comparability_key @extschema@.kidx_digest NOT NULL,
 	digest @extschema@.kidx_digest NOT NULL,
+	implementation_id integer NOT NULL,
+	template_id integer NOT NULL,
+	labels_id integer,
+	title_id integer,
+	status_id integer NOT NULL,
+	source_id integer,
+	benchmark_id integer,
+	name_id integer,
+	external_id_id integer,
 	observed_at timestamptz NOT NULL,
 	latency_ns bigint,
 	latency_ns_p20 bigint,
@@ -208,7 +312,6 @@ CREATE TABLE kernelindex.runs (
 	peak_bytes bigint,
 	peak_bytes_p20 bigint,
 	peak_bytes_p80 bigint,
-	series_id integer NOT NULL,
 	native_p20 numeric,
 	native_p50 numeric,
 	native_p80 numeric,
@@ -217,11 +320,19 @@ CREATE TABLE kernelindex.runs (
 	CONSTRAINT runs_external_key UNIQUE (comparability_key, external_key)
 );
 CREATE INDEX runs_digest ON kernelindex.runs USING hash (digest);
-CREATE INDEX runs_series_observed ON kernelindex.runs (series_id, observed_at);
 COMMENT ON TABLE kernelindex.runs IS
-'BenchmarkRun resources as typed columns; kernelindex.run_document(digest) rebuilds the document';
-COMMENT ON COLUMN kernelindex.runs.comparability_key IS 'kidx_comparability_key(protocol, workload, environment): runs are comparable iff equal (distribution key)';
+'BenchmarkRun resources as typed columns and references to what runs repeat; kernelindex.run_document(digest) rebuilds the document';
+COMMENT ON COLUMN kernelindex.runs.comparability_key IS 'kidx_comparability_key(protocol, workload, environment): runs are comparable iff equal (distribution key; kernelindex.comparability_keys)';
 COMMENT ON COLUMN kernelindex.runs.digest IS 'resource digest of the run document {apiVersion, kind, spec}';
+COMMENT ON COLUMN kernelindex.runs.implementation_id IS 'the implementation (kernelindex.implementations.id); a series is one implementation''s runs under one comparability key';
+COMMENT ON COLUMN kernelindex.runs.template_id IS 'the run''s template (kernelindex.run_templates.id)';
+COMMENT ON COLUMN kernelindex.runs.labels_id IS 'metadata.labels (kernelindex.run_labels.id): the run''s release; NULL: none';
+COMMENT ON COLUMN kernelindex.runs.title_id IS 'metadata.title (kernelindex.run_titles.id); NULL: none';
+COMMENT ON COLUMN kernelindex.runs.status_id IS 'spec.status (kernelindex.run_statuses.id)';
+COMMENT ON COLUMN kernelindex.runs.source_id IS 'spec.sourceNative.source (kernelindex.run_sources.id); NULL: none';
+COMMENT ON COLUMN kernelindex.runs.benchmark_id IS 'spec.sourceNative.benchmark (kernelindex.run_benchmarks.id); NULL: none';
+COMMENT ON COLUMN kernelindex.runs.name_id IS 'the string metadata.name derives from (kernelindex.run_strings.id), by the template''s name_form; NULL: the name derives from the externalId';
+COMMENT ON COLUMN kernelindex.runs.external_id_id IS 'the string spec.sourceNative.externalId derives from (kernelindex.run_strings.id), by the template''s external_id_form; NULL: none';
 COMMENT ON COLUMN kernelindex.runs.observed_at IS 'spec.observedAt';
 COMMENT ON COLUMN kernelindex.runs.latency_ns IS 'spec.timing.latencyNs.median, nanoseconds';
 COMMENT ON COLUMN kernelindex.runs.latency_ns_p20 IS 'the latency/p20/ns measurement, nanoseconds';
@@ -229,76 +340,77 @@ COMMENT ON COLUMN kernelindex.runs.latency_ns_p80 IS 'the latency/p80/ns measure
 COMMENT ON COLUMN kernelindex.runs.peak_bytes IS 'spec.memory.peakBytes.median, bytes';
 COMMENT ON COLUMN kernelindex.runs.peak_bytes_p20 IS 'the peakMemory/p20/bytes measurement, bytes';
 COMMENT ON COLUMN kernelindex.runs.peak_bytes_p80 IS 'the peakMemory/p80/bytes measurement, bytes';
-COMMENT ON COLUMN kernelindex.runs.series_id IS 'what this run shares with others (kernelindex.run_series.id)';
-COMMENT ON COLUMN kernelindex.runs.native_p20 IS 'source-native p20 value exactly as written (run_series.native_unit || ''_20'', e.g. ms_20)';
+COMMENT ON COLUMN kernelindex.runs.native_p20 IS 'source-native p20 value exactly as written (the template''s native_unit || ''_20'', e.g. ms_20)';
 COMMENT ON COLUMN kernelindex.runs.native_p50 IS 'source-native median exactly as written (e.g. ms_50)';
 COMMENT ON COLUMN kernelindex.runs.native_p80 IS 'source-native p80 value exactly as written (e.g. ms_80)';
 COMMENT ON COLUMN kernelindex.runs.external_key IS 'the first 16 bytes of SHA-256 over the canonical JSON [sourceNative.source, sourceNative.externalId], as uuid: unique per comparability key';
+COMMENT ON INDEX kernelindex.runs_digest IS 'finds a run by its digest alone (run_document)';
 
 SELECT pg_catalog.pg_extension_config_dump('kernelindex.protocols', '');
 SELECT pg_catalog.pg_extension_config_dump('kernelindex.environments', '');
 SELECT pg_catalog.pg_extension_config_dump('kernelindex.workloads', '');
 SELECT pg_catalog.pg_extension_config_dump('kernelindex.implementations', '');
 SELECT pg_catalog.pg_extension_config_dump('kernelindex.comparability_keys', '');
-SELECT pg_catalog.pg_extension_config_dump('kernelindex.run_series', '');
 SELECT pg_catalog.pg_extension_config_dump('kernelindex.runs', '');
 COMMENT ON SEQUENCE kernelindex.protocols_id_seq IS 'ids of kernelindex.protocols';
 COMMENT ON SEQUENCE kernelindex.environments_id_seq IS 'ids of kernelindex.environments';
 COMMENT ON SEQUENCE kernelindex.workloads_id_seq IS 'ids of kernelindex.workloads';
 COMMENT ON SEQUENCE kernelindex.implementations_id_seq IS 'ids of kernelindex.implementations';
-COMMENT ON SEQUENCE kernelindex.run_series_id_seq IS 'ids of kernelindex.run_series';
 SELECT pg_catalog.pg_extension_config_dump('kernelindex.protocols_id_seq', '');
 SELECT pg_catalog.pg_extension_config_dump('kernelindex.environments_id_seq', '');
 SELECT pg_catalog.pg_extension_config_dump('kernelindex.workloads_id_seq', '');
 SELECT pg_catalog.pg_extension_config_dump('kernelindex.implementations_id_seq', '');
-SELECT pg_catalog.pg_extension_config_dump('kernelindex.run_series_id_seq', '');
 
-/* runs.series_id: checked per statement, as strongly as a foreign key ---- */
+/* What runs refer to: checked per statement, as strongly as foreign keys -- */
 
 CREATE FUNCTION kernelindex.runs_references_check()
 RETURNS trigger
 AS 'MODULE_PATHNAME', 'kidx_runs_references_check' LANGUAGE C;
 COMMENT ON FUNCTION kernelindex.runs_references_check() IS
-'statement trigger of kernelindex.runs: every new run''s series exists and has the run''s comparability key (23503 otherwise), locked FOR KEY SHARE until the run commits, as a foreign key check does';
+'statement trigger of kernelindex.runs: every comparability key, implementation and dictionary value the new runs name exists (23503 otherwise) and is locked FOR KEY SHARE until the runs commit, as a foreign key check does';
 
 CREATE TRIGGER runs_references_insert
 AFTER INSERT ON kernelindex.runs
 REFERENCING NEW TABLE AS new_runs
 FOR EACH STATEMENT EXECUTE FUNCTION kernelindex.runs_references_check();
 COMMENT ON TRIGGER runs_references_insert ON kernelindex.runs IS
-'new runs'' series exist and share their comparability key (23503 otherwise), locked FOR KEY SHARE';
+'what new runs name exists (23503 otherwise), locked FOR KEY SHARE';
 
 CREATE TRIGGER runs_references_update
 AFTER UPDATE ON kernelindex.runs
 REFERENCING NEW TABLE AS new_runs
 FOR EACH STATEMENT EXECUTE FUNCTION kernelindex.runs_references_check();
 COMMENT ON TRIGGER runs_references_update ON kernelindex.runs IS
-'updated runs'' series exist and share their comparability key (23503 otherwise), locked FOR KEY SHARE';
+'what updated runs name exists (23503 otherwise), locked FOR KEY SHARE';
 
-CREATE FUNCTION kernelindex.run_series_guard()
+CREATE FUNCTION kernelindex.runs_references_guard()
 RETURNS trigger
-AS 'MODULE_PATHNAME', 'kidx_run_series_guard' LANGUAGE C;
-COMMENT ON FUNCTION kernelindex.run_series_guard() IS
-'triggers of kernelindex.run_series: a series a run uses is not deleted or truncated away (23503, checked with the latest snapshot, as a foreign key is), and no series is changed';
+AS 'MODULE_PATHNAME', 'kidx_runs_references_guard' LANGUAGE C;
+COMMENT ON FUNCTION kernelindex.runs_references_guard() IS
+'triggers of the tables runs refer to: a row a run names is not deleted or truncated away (23503, checked with the latest snapshot, as a foreign key is), a dictionary value is never changed, nor the key of a comparability key or an implementation';
 
-CREATE TRIGGER run_series_delete
-AFTER DELETE ON kernelindex.run_series
-REFERENCING OLD TABLE AS old_series
-FOR EACH STATEMENT EXECUTE FUNCTION kernelindex.run_series_guard();
-COMMENT ON TRIGGER run_series_delete ON kernelindex.run_series IS
-'refuses to delete a series a run uses (23503)';
-
-CREATE TRIGGER run_series_truncate
-AFTER TRUNCATE ON kernelindex.run_series
-FOR EACH STATEMENT EXECUTE FUNCTION kernelindex.run_series_guard();
-COMMENT ON TRIGGER run_series_truncate ON kernelindex.run_series IS
-'refuses to truncate the series while runs remain (23503; truncate kernelindex.runs in the same command)';
-
-CREATE TRIGGER run_series_update
-BEFORE UPDATE ON kernelindex.run_series
-FOR EACH ROW EXECUTE FUNCTION kernelindex.run_series_guard();
-COMMENT ON TRIGGER run_series_update ON kernelindex.run_series IS
-'refuses to change a series: what runs share is part of their identity';
+DO $$
+DECLARE
+	t text;
+BEGIN
+	FOREACH t IN ARRAY ARRAY['comparability_keys', 'implementations', 'run_titles', 'run_statuses',
+		'run_sources', 'run_benchmarks', 'run_strings', 'run_labels', 'run_templates'] LOOP
+		EXECUTE pg_catalog.format('CREATE TRIGGER %I AFTER DELETE ON kernelindex.%I REFERENCING OLD TABLE AS old_rows'
+			' FOR EACH STATEMENT EXECUTE FUNCTION kernelindex.runs_references_guard()', t || '_delete', t);
+		EXECUTE pg_catalog.format('COMMENT ON TRIGGER %I ON kernelindex.%I IS %L', t || '_delete', t,
+			'refuses to delete a row a run names (23503)');
+		EXECUTE pg_catalog.format('CREATE TRIGGER %I AFTER TRUNCATE ON kernelindex.%I'
+			' FOR EACH STATEMENT EXECUTE FUNCTION kernelindex.runs_references_guard()', t || '_truncate', t);
+		EXECUTE pg_catalog.format('COMMENT ON TRIGGER %I ON kernelindex.%I IS %L', t || '_truncate', t,
+			'refuses to truncate while runs name its rows (23503; truncate kernelindex.runs in the same command)');
+		EXECUTE pg_catalog.format('CREATE TRIGGER %I BEFORE UPDATE ON kernelindex.%I'
+			' FOR EACH ROW EXECUTE FUNCTION kernelindex.runs_references_guard()', t || '_update', t);
+		EXECUTE pg_catalog.format('COMMENT ON TRIGGER %I ON kernelindex.%I IS %L', t || '_update', t,
+			CASE WHEN t LIKE 'run\_%' THEN 'refuses to change a dictionary value: runs refer to it'
+				ELSE 'refuses to change what runs refer to a row by' END);
+	END LOOP;
+END
+$$;
 
 /* Comparability between run rows -------------------------------------- */
 

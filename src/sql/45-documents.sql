@@ -2,8 +2,8 @@
  * 5. Documents in and out (SPEC section 8)
  *
  * Every path goes through the run layout in C (src/run_layout.c): a
- * document is checked and split into its series and its values on the
- * way in, and rebuilt from them on the way out.
+ * document is checked and split into its parts on the way in, and rebuilt
+ * from them on the way out.
  *
  *   \copy kernelindex.documents FROM 'runs.jsonl' WITH (FORMAT csv, QUOTE E'\x01', DELIMITER E'\x02')
  *   \copy (SELECT document FROM kernelindex.documents) TO 'runs.jsonl' WITH (...the same...)
@@ -23,15 +23,14 @@ LANGUAGE C VOLATILE STRICT;
 COMMENT ON FUNCTION kernelindex.ingest_document(jsonb) IS
 'ingest one bundle or one resource (verified, idempotent); returns the digest of its run, or of the resource (NULL for a bundle without run)';
 
-CREATE FUNCTION kernelindex.run_bundle_of(series_id integer, observed_at timestamptz,
-	latency_ns bigint, latency_ns_p20 bigint, latency_ns_p80 bigint,
-	peak_bytes bigint, peak_bytes_p20 bigint, peak_bytes_p80 bigint,
-	native_p20 numeric, native_p50 numeric, native_p80 numeric, whole boolean)
+CREATE FUNCTION kernelindex.run_bundle_of(r kernelindex.runs, protocol @extschema@.kidx_digest,
+	workload @extschema@.kidx_digest, environment @extschema@.kidx_digest,
+	implementation @extschema@.kidx_digest, name text, external_id text, whole boolean)
 RETURNS jsonb
 AS 'MODULE_PATHNAME', 'kidx_run_bundle_of'
 LANGUAGE C STABLE PARALLEL SAFE;
-COMMENT ON FUNCTION kernelindex.run_bundle_of(integer, timestamptz, bigint, bigint, bigint, bigint, bigint, bigint, numeric, numeric, numeric, boolean) IS
-'the bundle {run, protocol, environment} of a run from its columns (with workload and implementation, where known, if whole): the run layout rebuilding a document';
+COMMENT ON FUNCTION kernelindex.run_bundle_of(kernelindex.runs, @extschema@.kidx_digest, @extschema@.kidx_digest, @extschema@.kidx_digest, @extschema@.kidx_digest, text, text, boolean) IS
+'the bundle {run, protocol, environment} of a run row, given the digests of its resources and its name and externalId strings (with workload and implementation, where known, if whole): the run layout rebuilding a document; kernelindex.run_bundles calls it';
 
 CREATE FUNCTION kernelindex.run_json(r kernelindex.runs)
 RETURNS jsonb
@@ -40,15 +39,31 @@ LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION kernelindex.run_json(kernelindex.runs) IS
 'the BenchmarkRun document of a stored run row';
 
+/* Every run with its documents: one relation for COPY out and look-ups -- */
+
+CREATE VIEW kernelindex.run_bundles AS
+SELECT r.digest,
+	kernelindex.run_bundle_of(r, p.digest, w.digest, e.digest, i.digest, n.value, x.value, false) AS document,
+	kernelindex.run_bundle_of(r, p.digest, w.digest, e.digest, i.digest, n.value, x.value, true) AS bundle
+FROM kernelindex.runs r
+JOIN kernelindex.comparability_keys k ON k.key OPERATOR(@extschema@.=) r.comparability_key
+JOIN kernelindex.protocols p ON p.id OPERATOR(pg_catalog.=) k.protocol_id
+JOIN kernelindex.workloads w ON w.id OPERATOR(pg_catalog.=) k.workload_id
+JOIN kernelindex.environments e ON e.id OPERATOR(pg_catalog.=) k.environment_id
+JOIN kernelindex.implementations i ON i.id OPERATOR(pg_catalog.=) r.implementation_id
+LEFT JOIN kernelindex.run_strings n ON n.id OPERATOR(pg_catalog.=) r.name_id
+LEFT JOIN kernelindex.run_strings x ON x.id OPERATOR(pg_catalog.=) r.external_id_id;
+COMMENT ON VIEW kernelindex.run_bundles IS
+'every stored run with its documents, rebuilt by the run layout: the bundle {run, protocol, environment}, and with workload and implementation where known';
+COMMENT ON COLUMN kernelindex.run_bundles.digest IS 'the run''s digest';
+COMMENT ON COLUMN kernelindex.run_bundles.document IS 'the bundle {run, protocol, environment}, in the form of the reference records';
+COMMENT ON COLUMN kernelindex.run_bundles.bundle IS 'the same with the workload and implementation documents where they are known';
+
 CREATE FUNCTION kernelindex.run_document(run @extschema@.kidx_digest)
 RETURNS jsonb
 LANGUAGE sql STABLE STRICT PARALLEL SAFE
 BEGIN ATOMIC
-SELECT kernelindex.run_bundle_of(r.series_id, r.observed_at, r.latency_ns, r.latency_ns_p20,
-	r.latency_ns_p80, r.peak_bytes, r.peak_bytes_p20, r.peak_bytes_p80,
-	r.native_p20, r.native_p50, r.native_p80, false)
-FROM kernelindex.runs r
-WHERE r.digest OPERATOR(@extschema@.=) run_document.run;
+SELECT b.document FROM kernelindex.run_bundles b WHERE b.digest OPERATOR(@extschema@.=) run_document.run;
 END;
 COMMENT ON FUNCTION kernelindex.run_document(@extschema@.kidx_digest) IS
 'the bundle {run, protocol, environment} of a stored run, in the form of the reference records; NULL if no such run';
@@ -57,11 +72,7 @@ CREATE FUNCTION kernelindex.run_bundle(run @extschema@.kidx_digest)
 RETURNS jsonb
 LANGUAGE sql STABLE STRICT PARALLEL SAFE
 BEGIN ATOMIC
-SELECT kernelindex.run_bundle_of(r.series_id, r.observed_at, r.latency_ns, r.latency_ns_p20,
-	r.latency_ns_p80, r.peak_bytes, r.peak_bytes_p20, r.peak_bytes_p80,
-	r.native_p20, r.native_p50, r.native_p80, true)
-FROM kernelindex.runs r
-WHERE r.digest OPERATOR(@extschema@.=) run_bundle.run;
+SELECT b.bundle FROM kernelindex.run_bundles b WHERE b.digest OPERATOR(@extschema@.=) run_bundle.run;
 END;
 COMMENT ON FUNCTION kernelindex.run_bundle(@extschema@.kidx_digest) IS
 'run_document plus the workload and implementation documents where they are known';
@@ -69,10 +80,7 @@ COMMENT ON FUNCTION kernelindex.run_bundle(@extschema@.kidx_digest) IS
 /* One relation for COPY in and out -------------------------------------- */
 
 CREATE VIEW kernelindex.documents AS
-SELECT kernelindex.run_bundle_of(r.series_id, r.observed_at, r.latency_ns, r.latency_ns_p20,
-	r.latency_ns_p80, r.peak_bytes, r.peak_bytes_p20, r.peak_bytes_p80,
-	r.native_p20, r.native_p50, r.native_p80, false) AS document
-FROM kernelindex.runs r;
+SELECT b.document FROM kernelindex.run_bundles b;
 COMMENT ON VIEW kernelindex.documents IS
 'every run as its bundle {run, protocol, environment}, one per row; INSERT or COPY into it ingests documents, one per line';
 COMMENT ON COLUMN kernelindex.documents.document IS 'a bundle (or, written to it, any bundle or single resource)';
@@ -111,4 +119,4 @@ CREATE TRIGGER documents_end
 AFTER INSERT ON kernelindex.documents
 FOR EACH STATEMENT EXECUTE FUNCTION kernelindex.documents_end();
 COMMENT ON TRIGGER documents_end ON kernelindex.documents IS
-'stores what the statement brought: resources, keys, series and runs, in one set-based step';
+'stores what the statement brought: resources, keys, dictionary values and runs, in one set-based step';

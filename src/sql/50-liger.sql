@@ -5,11 +5,11 @@
  *         WITH (FORMAT csv, HEADER MATCH)
  *
  * kernelindex.liger_rows is a view with the 15 upstream columns and three
- * triggers in C (src/liger_ingest.c): each row is checked and grouped
- * with the rows of its run series; at the end of the statement
- * kernelindex.liger_series builds, set-based, each group's resource
- * documents and run template from the catalogs, and the run layout makes
- * every row a run.  Nothing is kept in the view.
+ * triggers in C (src/liger_ingest.c): each row is checked and grouped with
+ * the rows that differ from it only in timestamp and values; at the end of
+ * the statement C reads the catalogs once, builds each group's resource
+ * documents (src/liger_catalog.c), and the run layout makes every row a
+ * run.  Nothing is kept in the view.
  *
  * Catalogs (kernelindex.gpus, kernels, providers, liger_passes) are plain
  * tables users extend with INSERT; rows the extension seeds are marked
@@ -531,85 +531,7 @@ END;
 COMMENT ON FUNCTION kernelindex.liger_workload(text, text, text, text, text) IS
 'Workload document of a Liger row: spec {source, kernel, x {name, value}, config}; metadata.labels.label is the workload label';
 
-/* --- The set-based step: one model run per series ----------------------- */
-
-CREATE FUNCTION kernelindex.liger_series(kernel text[], provider text[], pass text[], metric text[],
-	x_name text[], x_label text[], x_value text[], config text[], gpu text[], version text[])
-RETURNS TABLE (ord bigint, protocol jsonb, workload jsonb, environment jsonb, implementation jsonb,
-	template jsonb, name_stem text, name_cut integer, external_id_stem text, native_unit text)
-LANGUAGE sql STABLE PARALLEL SAFE
-BEGIN ATOMIC
-	WITH g AS (
-		SELECT * FROM ROWS FROM (pg_catalog.unnest(kernel), pg_catalog.unnest(provider), pg_catalog.unnest(pass),
-			pg_catalog.unnest(metric), pg_catalog.unnest(x_name), pg_catalog.unnest(x_label), pg_catalog.unnest(x_value),
-			pg_catalog.unnest(config), pg_catalog.unnest(gpu), pg_catalog.unnest(version))
-			WITH ORDINALITY AS g(kernel, provider, pass, metric, x_name, x_label, x_value, config, gpu, version, ord)
-	), wl AS MATERIALIZED (
-		SELECT d.kernel, d.x_name, d.x_label, d.x_value, d.config,
-			kernelindex.liger_workload(d.kernel, d.x_name, d.x_label, d.x_value, d.config) AS doc
-		FROM (SELECT DISTINCT g.kernel, g.x_name, g.x_label, g.x_value, g.config FROM g) d
-	), env AS MATERIALIZED (
-		SELECT d.gpu, kernelindex.liger_environment(d.gpu) AS doc
-		FROM (SELECT DISTINCT g.gpu FROM g) d
-	), prot AS MATERIALIZED (
-		SELECT d.metric, d.pass, kernelindex.liger_protocol(d.metric, d.pass) AS doc
-		FROM (SELECT DISTINCT g.metric, g.pass FROM g) d
-	), impl AS MATERIALIZED (
-		SELECT d.kernel, d.provider, kernelindex.liger_implementation(d.kernel, d.provider) AS doc,
-			COALESCE(k.title, d.kernel) AS kernel_title
-		FROM (SELECT DISTINCT g.kernel, g.provider FROM g) d
-		LEFT JOIN kernelindex.kernels k ON k.name OPERATOR(pg_catalog.=) d.kernel
-	)
-	SELECT g.ord, prot.doc, wl.doc, env.doc, impl.doc,
-		pg_catalog.jsonb_build_object(
-			'apiVersion', 'kernelindex.dev/v1alpha1',
-			'kind', 'BenchmarkRun',
-			'metadata', pg_catalog.jsonb_build_object(
-				'title', impl.kernel_title OPERATOR(pg_catalog.||) ' · ' OPERATOR(pg_catalog.||) g.provider
-					OPERATOR(pg_catalog.||) ' · ' OPERATOR(pg_catalog.||) g.pass
-					OPERATOR(pg_catalog.||) CASE WHEN m.mem THEN ' · memory' ELSE '' END,
-				'labels', pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(
-					'liger_version', NULLIF(g.version, '')))),
-			'spec', pg_catalog.jsonb_build_object(
-				'status', 'passed',
-				'measurements', CASE WHEN m.mem
-					THEN '[{"unit": "bytes", "metric": "peakMemory", "statistic": "p20"}, {"unit": "bytes", "metric": "peakMemory", "statistic": "p80"}]'::jsonb
-					ELSE '[{"unit": "ns", "metric": "latency", "statistic": "p20"}, {"unit": "ns", "metric": "latency", "statistic": "p80"}]'::jsonb END,
-				'sourceNative', pg_catalog.jsonb_build_object(
-					'source', 'liger-kernel-bench',
-					'metrics', '{}'::jsonb,
-					'benchmark', g.kernel OPERATOR(pg_catalog.||) '/' OPERATOR(pg_catalog.||) g.pass
-						OPERATOR(pg_catalog.||) m.part))
-				OPERATOR(pg_catalog.||) CASE WHEN m.mem
-					THEN '{"memory": {"peakBytes": {}, "primaryStatistic": "median"}}'::jsonb
-					ELSE '{"timing": {"latencyNs": {}, "primaryStatistic": "median"}}'::jsonb END),
-		'liger-' OPERATOR(pg_catalog.||) kernelindex.liger_slug(g.kernel)
-			OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||) kernelindex.liger_slug(g.pass)
-			OPERATOR(pg_catalog.||) CASE WHEN m.mem THEN '-memory' ELSE '' END
-			OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||) kernelindex.liger_slug(g.provider)
-			OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||) kernelindex.liger_slug(g.gpu)
-			OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||) kernelindex.liger_slug(wl.doc OPERATOR(pg_catalog.#>>) '{metadata,labels,label}')
-			OPERATOR(pg_catalog.||) '-',
-		100,
-		g.kernel OPERATOR(pg_catalog.||) '/' OPERATOR(pg_catalog.||) g.pass OPERATOR(pg_catalog.||) m.part
-			OPERATOR(pg_catalog.||) '/' OPERATOR(pg_catalog.||) g.provider
-			OPERATOR(pg_catalog.||) '/' OPERATOR(pg_catalog.||) kernelindex.liger_slug(g.gpu)
-			OPERATOR(pg_catalog.||) '/' OPERATOR(pg_catalog.||) (wl.doc OPERATOR(pg_catalog.#>>) '{metadata,labels,label}')
-			OPERATOR(pg_catalog.||) '/',
-		CASE WHEN m.mem THEN 'mb' ELSE 'ms' END
-	FROM g
-	CROSS JOIN LATERAL (SELECT g.metric OPERATOR(pg_catalog.=) 'memory' AS mem,
-		CASE WHEN g.metric OPERATOR(pg_catalog.=) 'memory' THEN '/memory' ELSE '' END AS part) m
-	JOIN wl ON wl.kernel OPERATOR(pg_catalog.=) g.kernel AND wl.x_name OPERATOR(pg_catalog.=) g.x_name
-		AND wl.x_label IS NOT DISTINCT FROM g.x_label AND wl.x_value OPERATOR(pg_catalog.=) g.x_value
-		AND wl.config OPERATOR(pg_catalog.=) g.config
-	JOIN env ON env.gpu OPERATOR(pg_catalog.=) g.gpu
-	JOIN prot ON prot.metric OPERATOR(pg_catalog.=) g.metric AND prot.pass OPERATOR(pg_catalog.=) g.pass
-	JOIN impl ON impl.kernel OPERATOR(pg_catalog.=) g.kernel AND impl.provider OPERATOR(pg_catalog.=) g.provider
-	ORDER BY g.ord;
-END;
-COMMENT ON FUNCTION kernelindex.liger_series(text[], text[], text[], text[], text[], text[], text[], text[], text[], text[]) IS
-'for Liger row groups given column-wise (kernel, provider, pass, metric, x name, x label, x value, config, GPU, release): per group, by position, its four resource documents and its model run series (template without per-run values, name stem cut to 100 characters, externalId stem, native unit); the set-based step of the Liger triggers';
+/* --- The triggers ------------------------------------------------------- */
 
 CREATE FUNCTION kernelindex.liger_begin()
 RETURNS trigger
@@ -627,7 +549,7 @@ CREATE FUNCTION kernelindex.liger_end()
 RETURNS trigger
 AS 'MODULE_PATHNAME', 'kidx_liger_end' LANGUAGE C;
 COMMENT ON FUNCTION kernelindex.liger_end() IS
-'AFTER INSERT statement trigger of kernelindex.liger_rows: builds each group''s series (kernelindex.liger_series), every row''s run, and stores them';
+'AFTER INSERT statement trigger of kernelindex.liger_rows: builds each group''s resources from the catalogs, every row''s run through the run layout, and stores them';
 
 CREATE TRIGGER liger_begin
 BEFORE INSERT ON kernelindex.liger_rows
@@ -639,7 +561,7 @@ CREATE TRIGGER liger_row
 INSTEAD OF INSERT ON kernelindex.liger_rows
 FOR EACH ROW EXECUTE FUNCTION kernelindex.liger_row();
 COMMENT ON TRIGGER liger_row ON kernelindex.liger_rows IS
-'each row is checked and kept with its run series';
+'each row is checked and kept with the rows that differ from it only in timestamp and values';
 
 CREATE TRIGGER liger_end
 AFTER INSERT ON kernelindex.liger_rows

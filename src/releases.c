@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
- * bi.c
- *	  Helpers of the views for BI tools: release labels in version order.
+ * releases.c
+ *	  Release labels in version order, for the views (the order itself is src/core/release.c).
  *
  *-------------------------------------------------------------------------
  */

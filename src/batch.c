@@ -1,0 +1,956 @@
+/*-------------------------------------------------------------------------
+ *
+ * batch.c
+ *	  Storing one statement's resources, comparability keys, dictionary
+ *	  values and runs (see batch.h).
+ *
+ * A batch collects what a statement brings, in memory: resources by kind
+ * and digest, comparability keys, the dictionary values its runs repeat
+ * (dictionary.c), and the runs themselves, sorted by (comparability key,
+ * digest).  batch_finish() stores it in set-based steps, each one SQL
+ * statement per table, in a fixed order of tables and, within each, of
+ * keys, so that concurrent loads of the same data wait for each other
+ * instead of deadlocking:
+ *
+ * 1. resources, by kind, INSERT ... ON CONFLICT DO NOTHING (a workload or
+ *	  implementation known by digest only gets a row without document,
+ *	  filled in when its document comes); a protocol or environment that is
+ *	  neither brought nor stored is an error (23503);
+ * 2. comparability keys, likewise;
+ * 3. dictionary values, likewise (dictionary.c);
+ * 4. runs, in key order, INSERT ... SELECT FROM unnest(...) ON CONFLICT
+ *	  (comparability_key, digest) DO NOTHING, a chunk at a time: a run
+ *	  stored before, by this statement or another transaction, is skipped
+ *	  (waiting for one in progress; under REPEATABLE READ and SERIALIZABLE a
+ *	  run this snapshot cannot see is a serialization failure, 40001).  A run
+ *	  with the source and externalId of another run of its key, in the
+ *	  statement or stored, fails the statement (23505, naming both runs).
+ *	  The same INSERT serves one server and Citus, which routes each run to
+ *	  its shard; on one server the statement trigger of kernelindex.runs
+ *	  checks every reference the new runs make (references.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "catalog/pg_operator_d.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/datum.h"
+#include "utils/hsearch.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/resowner.h"
+#include "utils/tuplesort.h"
+#include "utils/typcache.h"
+
+#include "batch.h"
+#include "comparability.h"
+#include "dictionary.h"
+#include "extension.h"
+#include "run_store.h"
+
+/* Runs written per INSERT. */
+#define BATCH_CHUNK 100000
+
+/* Tables of the resource kinds, in RunRef order. */
+static const char *const ref_table[RR_N] = {
+	"protocols", "workloads", "environments", "implementations"
+};
+
+/* A resource the batch brings or refers to. */
+typedef struct BatchResource
+{
+	KidxDigest	digest;
+	Jsonb	   *document;		/* NULL: known by digest only */
+	int64		ord;
+	int32		id;				/* its id once stored */
+} BatchResource;
+
+/* A comparability key of the batch. */
+typedef struct BatchKey
+{
+	KidxDigest	key;
+	int			res[3];			/* protocol, workload, environment */
+	int64		ord;
+} BatchKey;
+
+/* Hash entries: a digest to an index. */
+typedef struct DigestEntry
+{
+	KidxDigest	digest;
+	int			index;
+} DigestEntry;
+
+/*
+ * Columns of the sorted runs (run_desc): the key and digest they sort by,
+ * the position in the statement, then what becomes each column of runs:
+ * the batch's numbers of its implementation, template, label set and
+ * strings (ids once the batch is stored), and its values.
+ */
+enum
+{
+	BC_KEY = 1, BC_DIGEST, BC_ORD, BC_IMPLEMENTATION, BC_TEMPLATE, BC_LABELS,
+	BC_TEXT0,					/* RT_N dictionary strings */
+	BC_OBSERVED_AT = BC_TEXT0 + RT_N,
+	BC_VALUE0,					/* RV_N values */
+	BC_NATIVE0 = BC_VALUE0 + RV_N,	/* RUN_NNATIVE native values */
+	BC_EXTERNAL_KEY = BC_NATIVE0 + RUN_NNATIVE,
+	BC_NATTS = BC_EXTERNAL_KEY
+};
+
+struct Batch
+{
+	MemoryContext cxt;
+	MemoryContext tmp;			/* reset per run */
+	HTAB	   *res_hash[RR_N];
+	BatchResource *res[RR_N];
+	int			nres[RR_N];
+	int			capres[RR_N];
+	HTAB	   *key_hash;
+	BatchKey   *keys;
+	int			nkeys;
+	int			capkeys;
+	DictSet    *dicts;
+	RunTemplate **templates;	/* by the batch's template number */
+	int			ntemplates;
+	int			captemplates;
+	TupleDesc	run_desc;
+	TupleTableSlot *run_slot;
+	Tuplesortstate *runs;
+	int64		nruns;
+};
+
+/* ----------------------------------------------------------------
+ *		Collecting
+ * ----------------------------------------------------------------
+ */
+
+/* A hash table of digests in the batch's context. */
+static HTAB *
+digest_hash(MemoryContext cxt, const char *name)
+{
+	HASHCTL		ctl;
+
+	ctl.keysize = sizeof(KidxDigest);
+	ctl.entrysize = sizeof(DigestEntry);
+	ctl.hcxt = cxt;
+	return hash_create(name, 256, &ctl, HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+}
+
+/* Room for one more element in a growing array. */
+static void *
+grow(void *array, int n, int *cap, Size elem)
+{
+	if (n < *cap)
+		return array;
+	*cap = *cap ? *cap * 2 : 64;
+	return array ? repalloc_huge(array, elem * *cap) : palloc(elem * *cap);
+}
+
+/* Start a batch; see batch.h. */
+Batch *
+batch_begin(MemoryContext parent)
+{
+	MemoryContext cxt = AllocSetContextCreate(parent, "kernelindex batch",
+											  ALLOCSET_DEFAULT_SIZES);
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	Batch	   *b = palloc0(sizeof(Batch));
+	int			i;
+
+	b->cxt = cxt;
+	b->tmp = AllocSetContextCreate(cxt, "kernelindex batch, per run",
+								   ALLOCSET_DEFAULT_SIZES);
+	for (i = 0; i < RR_N; i++)
+		b->res_hash[i] = digest_hash(cxt, "kernelindex resources");
+	b->key_hash = digest_hash(cxt, "kernelindex keys");
+	b->dicts = dict_set_create(cxt);
+	MemoryContextSwitchTo(old);
+	return b;
+}
+
+/* The batch's memory context. */
+MemoryContext
+batch_context(Batch *b)
+{
+	return b->cxt;
+}
+
+/* Add a resource (or its document to one already referred to). */
+static int
+add_resource(Batch *b, RunRef kind, const KidxDigest *digest, Jsonb *document,
+			 int64 ord)
+{
+	bool		found;
+	DigestEntry *e = hash_search(b->res_hash[kind], digest, HASH_ENTER, &found);
+	BatchResource *r;
+
+	if (!found)
+	{
+		b->res[kind] = grow(b->res[kind], b->nres[kind], &b->capres[kind],
+							sizeof(BatchResource));
+		e->index = b->nres[kind]++;
+		r = &b->res[kind][e->index];
+		r->digest = *digest;
+		r->document = NULL;
+		r->ord = ord;
+		r->id = 0;
+	}
+	r = &b->res[kind][e->index];
+	if (document != NULL && r->document == NULL)
+	{
+		r->document = MemoryContextAlloc(b->cxt, VARSIZE(document));
+		memcpy(r->document, document, VARSIZE(document));
+		r->ord = ord;
+	}
+	return e->index;
+}
+
+/* A resource the statement brings or refers to; see batch.h. */
+void
+batch_resource(Batch *b, RunRef kind, const KidxDigest *digest, Jsonb *document,
+			   int64 ord)
+{
+	MemoryContext old = MemoryContextSwitchTo(b->cxt);
+
+	add_resource(b, kind, digest, document, ord);
+	MemoryContextSwitchTo(old);
+}
+
+/* The batch's number of a template; see batch.h. */
+int
+batch_template(Batch *b, const RunTemplate *t, RunTemplate **interned)
+{
+	int			i = dict_template(b->dicts, t, interned);
+
+	if (i == b->ntemplates)
+	{
+		MemoryContext old = MemoryContextSwitchTo(b->cxt);
+
+		b->templates = grow(b->templates, b->ntemplates, &b->captemplates,
+							sizeof(RunTemplate *));
+		b->templates[b->ntemplates++] = *interned;
+		MemoryContextSwitchTo(old);
+	}
+	return i;
+}
+
+/* The batch's number of a run's comparability key (added if new). */
+static int
+add_key(Batch *b, const RunParts *parts, int64 ord)
+{
+	KidxDigest	key;
+	bool		found;
+	DigestEntry *e;
+
+	kidx_comparability_key(&parts->ref[RR_PROTOCOL], &parts->ref[RR_WORKLOAD],
+						   &parts->ref[RR_ENVIRONMENT], &key);
+	e = hash_search(b->key_hash, &key, HASH_ENTER, &found);
+	if (!found)
+	{
+		BatchKey   *k;
+
+		b->keys = grow(b->keys, b->nkeys, &b->capkeys, sizeof(BatchKey));
+		e->index = b->nkeys++;
+		k = &b->keys[e->index];
+		k->key = key;
+		k->res[0] = add_resource(b, RR_PROTOCOL, &parts->ref[RR_PROTOCOL], NULL, ord);
+		k->res[1] = add_resource(b, RR_WORKLOAD, &parts->ref[RR_WORKLOAD], NULL, ord);
+		k->res[2] = add_resource(b, RR_ENVIRONMENT, &parts->ref[RR_ENVIRONMENT], NULL, ord);
+		k->ord = ord;
+	}
+	return e->index;
+}
+
+/* Set up the sort the runs of the batch go through. */
+static void
+begin_runs(Batch *b)
+{
+	Oid			digest_type = kidx_digest_type();
+	TypeCacheEntry *tc = lookup_type_cache(digest_type, TYPECACHE_LT_OPR);
+	AttrNumber	cols[3] = {BC_KEY, BC_DIGEST, BC_ORD};
+	Oid			ops[3];
+	Oid			colls[3] = {InvalidOid, InvalidOid, InvalidOid};
+	bool		nulls_first[3] = {false, false, false};
+	int			i;
+
+	b->run_desc = CreateTemplateTupleDesc(BC_NATTS);
+	TupleDescInitEntry(b->run_desc, BC_KEY, "key", digest_type, -1, 0);
+	TupleDescInitEntry(b->run_desc, BC_DIGEST, "digest", digest_type, -1, 0);
+	TupleDescInitEntry(b->run_desc, BC_ORD, "ord", INT8OID, -1, 0);
+	TupleDescInitEntry(b->run_desc, BC_IMPLEMENTATION, "implementation", INT4OID, -1, 0);
+	TupleDescInitEntry(b->run_desc, BC_TEMPLATE, "template", INT4OID, -1, 0);
+	TupleDescInitEntry(b->run_desc, BC_LABELS, "labels", INT4OID, -1, 0);
+	for (i = 0; i < RT_N; i++)
+		TupleDescInitEntry(b->run_desc, BC_TEXT0 + i, "text", INT4OID, -1, 0);
+	TupleDescInitEntry(b->run_desc, BC_OBSERVED_AT, "observed_at", TIMESTAMPTZOID, -1, 0);
+	for (i = 0; i < RV_N; i++)
+		TupleDescInitEntry(b->run_desc, BC_VALUE0 + i, "value", INT8OID, -1, 0);
+	for (i = 0; i < RUN_NNATIVE; i++)
+		TupleDescInitEntry(b->run_desc, BC_NATIVE0 + i, "native", NUMERICOID, -1, 0);
+	TupleDescInitEntry(b->run_desc, BC_EXTERNAL_KEY, "external_key", UUIDOID, -1, 0);
+	b->run_slot = MakeSingleTupleTableSlot(b->run_desc, &TTSOpsVirtual);
+
+	if (!OidIsValid(tc->lt_opr))
+		elog(ERROR, "kidx_digest has no ordering operator");
+	ops[0] = ops[1] = tc->lt_opr;
+	ops[2] = Int8LessOperator;
+	b->runs = tuplesort_begin_heap(b->run_desc, 3, cols, ops, colls, nulls_first,
+								   maintenance_work_mem, NULL, TUPLESORT_NONE);
+}
+
+/* Set a column of the slot being filled. */
+#define SET_COLUMN(slot, col, datum) \
+	do { \
+		(slot)->tts_values[(col) - 1] = (datum); \
+		(slot)->tts_isnull[(col) - 1] = false; \
+	} while (0)
+
+/* Add a run; see batch.h. */
+void
+batch_run(Batch *b, const RunParts *parts, int template, const KidxDigest *digest,
+		  int64 ord)
+{
+	TupleTableSlot *slot;
+	MemoryContext old = MemoryContextSwitchTo(b->cxt);
+	const RunValues *rv = &parts->values;
+	KidxDigest *key;
+	pg_uuid_t  *ext;
+	int			i;
+
+	if (b->runs == NULL)
+		begin_runs(b);
+	i = add_key(b, parts, ord);
+	key = &b->keys[i].key;		/* after add_key, which may move b->keys */
+	i = add_resource(b, RR_IMPLEMENTATION, &parts->ref[RR_IMPLEMENTATION], NULL, ord);
+
+	slot = b->run_slot;
+	ExecClearTuple(slot);
+	memset(slot->tts_isnull, true, sizeof(bool) * BC_NATTS);
+	SET_COLUMN(slot, BC_KEY, PointerGetDatum(key));
+	SET_COLUMN(slot, BC_DIGEST, PointerGetDatum(digest));
+	SET_COLUMN(slot, BC_ORD, Int64GetDatum(ord));
+	SET_COLUMN(slot, BC_IMPLEMENTATION, Int32GetDatum(i));
+	SET_COLUMN(slot, BC_TEMPLATE, Int32GetDatum(template));
+	if (parts->labels != NULL)
+		SET_COLUMN(slot, BC_LABELS, Int32GetDatum(dict_labels(b->dicts, parts->labels)));
+	for (i = 0; i < RT_N; i++)
+		if (parts->text[i] != NULL)
+			SET_COLUMN(slot, BC_TEXT0 + i,
+					   Int32GetDatum(dict_text(b->dicts, run_text_dict[i], parts->text[i])));
+	SET_COLUMN(slot, BC_OBSERVED_AT, TimestampTzGetDatum(rv->observed_at));
+	MemoryContextSwitchTo(b->tmp);
+	for (i = 0; i < RV_N; i++)
+		if (rv->has[i])
+			SET_COLUMN(slot, BC_VALUE0 + i, Int64GetDatum(rv->v[i]));
+	for (i = 0; i < RUN_NNATIVE; i++)
+	{
+		Numeric		n = rv->native[i];
+
+		if (n == NULL && rv->native_text[i] != NULL)
+			n = DatumGetNumeric(DirectFunctionCall3(numeric_in,
+													CStringGetDatum(rv->native_text[i]),
+													ObjectIdGetDatum(InvalidOid),
+													Int32GetDatum(-1)));
+		if (n != NULL)
+			SET_COLUMN(slot, BC_NATIVE0 + i, NumericGetDatum(n));
+	}
+	ext = palloc(sizeof(pg_uuid_t));
+	if (run_external_key(parts, ext))
+		SET_COLUMN(slot, BC_EXTERNAL_KEY, UUIDPGetDatum(ext));
+	ExecStoreVirtualTuple(slot);
+	MemoryContextSwitchTo(b->cxt);
+	tuplesort_puttupleslot(b->runs, slot);
+	b->nruns++;
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(b->tmp);
+}
+
+/* ----------------------------------------------------------------
+ *		Storing resources and keys
+ * ----------------------------------------------------------------
+ */
+
+/* An array of digests. */
+static Datum
+digest_array(KidxDigest **digests, int n)
+{
+	Datum	   *elems = palloc(sizeof(Datum) * Max(n, 1));
+	int			i;
+
+	for (i = 0; i < n; i++)
+		elems[i] = PointerGetDatum(digests[i]);
+	return PointerGetDatum(construct_array(elems, n, kidx_digest_type(), KIDX_DIGEST_LEN,
+										   false, TYPALIGN_CHAR));
+}
+
+/* An array of int4 or jsonb values (NULL elements where nulls[i]). */
+static Datum
+value_array(Datum *elems, bool *nulls, int n, Oid type)
+{
+	int			dims[1] = {n};
+	int			lbs[1] = {1};
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+
+	get_typlenbyvalalign(type, &typlen, &typbyval, &typalign);
+	return PointerGetDatum(construct_md_array(elems, nulls, 1, dims, lbs, type,
+											  typlen, typbyval, typalign));
+}
+
+/* Step 1: store the resources of one kind and learn their ids. */
+static void
+store_resources(Batch *b, RunRef kind)
+{
+	const char *schema = kidx_extension_schema();
+	int			n = b->nres[kind];
+	KidxDigest **digests = palloc(sizeof(KidxDigest *) * Max(n, 1));
+	Datum	   *docs = palloc(sizeof(Datum) * Max(n, 1));
+	bool	   *docnulls = palloc(sizeof(bool) * Max(n, 1));
+	Oid			types[2] = {kidx_digest_array_type(), JSONBARRAYOID};
+	Datum		args[2];
+	bool		placeholders = (kind == RR_WORKLOAD || kind == RR_IMPLEMENTATION);
+	uint64		r;
+	int			i;
+
+	if (n == 0)
+		return;
+	for (i = 0; i < n; i++)
+	{
+		digests[i] = &b->res[kind][i].digest;
+		docs[i] = PointerGetDatum(b->res[kind][i].document);
+		docnulls[i] = b->res[kind][i].document == NULL;
+	}
+	args[0] = digest_array(digests, n);
+	args[1] = value_array(docs, docnulls, n, JSONBOID);
+
+	kidx_spi_execute(psprintf("INSERT INTO kernelindex.%s AS t (digest, document)"
+							  " SELECT u.d, u.doc FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2)) AS u(d, doc)"
+							  " %s ORDER BY u.d ON CONFLICT DO NOTHING",
+							  ref_table[kind], placeholders ? "" : "WHERE u.doc IS NOT NULL"),
+					 2, types, args, NULL, false, 0);
+	if (placeholders)
+		kidx_spi_execute(psprintf("UPDATE kernelindex.%s AS t SET document = u.doc"
+								  " FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2)) AS u(d, doc)"
+								  " WHERE t.digest OPERATOR(%s.=) u.d AND t.document IS NULL"
+								  " AND u.doc IS NOT NULL",
+								  ref_table[kind], schema),
+						 2, types, args, NULL, false, 0);
+	kidx_spi_execute(psprintf("SELECT t.digest, t.id FROM kernelindex.%s AS t"
+							  " WHERE t.digest OPERATOR(%s.=) ANY ($1)", ref_table[kind], schema),
+					 1, types, args, NULL, false, 0);
+	for (r = 0; r < SPI_processed; r++)
+	{
+		bool		isnull;
+		KidxDigest *d = (KidxDigest *) DatumGetPointer(SPI_getbinval(SPI_tuptable->vals[r],
+																	 SPI_tuptable->tupdesc, 1, &isnull));
+		DigestEntry *e = hash_search(b->res_hash[kind], d, HASH_FIND, NULL);
+
+		if (e != NULL)
+			b->res[kind][e->index].id =
+				DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, 2, &isnull));
+	}
+	SPI_freetuptable(SPI_tuptable);
+
+	for (i = 0; i < n; i++)
+	{
+		BatchResource *res = &b->res[kind][i];
+		char		text[KIDX_DIGEST_TEXT_LEN + 1];
+
+		if (res->id != 0)
+			continue;
+		kidx_digest_to_cstring(&res->digest, text);
+		if (res->document == NULL && !placeholders)
+			ereport(ERROR,
+					(errcode(ERRCODE_FOREIGN_KEY_VIOLATION),
+					 errmsg("document " INT64_FORMAT ": the run refers to %s %s, which is neither in the document nor stored",
+							res->ord, run_ref_name[kind], text),
+					 errhint("Ingest the %s first, or send it in the same bundle.",
+							 run_ref_name[kind])));
+		ereport(ERROR,
+				(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+				 errmsg("%s %s was deleted while document " INT64_FORMAT " was being stored",
+						run_ref_name[kind], text, res->ord),
+				 errhint("Retry the statement.")));
+	}
+}
+
+/* Step 2: store the comparability keys. */
+static void
+store_keys(Batch *b)
+{
+	int			n = b->nkeys;
+	KidxDigest **keys = palloc(sizeof(KidxDigest *) * Max(n, 1));
+	Datum	   *ids[3];
+	Oid			types[4] = {kidx_digest_array_type(), INT4ARRAYOID, INT4ARRAYOID, INT4ARRAYOID};
+	Datum		args[4];
+	int			i;
+	int			j;
+
+	if (n == 0)
+		return;
+	for (j = 0; j < 3; j++)
+		ids[j] = palloc(sizeof(Datum) * n);
+	for (i = 0; i < n; i++)
+	{
+		keys[i] = &b->keys[i].key;
+		ids[0][i] = Int32GetDatum(b->res[RR_PROTOCOL][b->keys[i].res[0]].id);
+		ids[1][i] = Int32GetDatum(b->res[RR_WORKLOAD][b->keys[i].res[1]].id);
+		ids[2][i] = Int32GetDatum(b->res[RR_ENVIRONMENT][b->keys[i].res[2]].id);
+	}
+	args[0] = digest_array(keys, n);
+	for (j = 0; j < 3; j++)
+		args[1 + j] = value_array(ids[j], NULL, n, INT4OID);
+	kidx_spi_execute("INSERT INTO kernelindex.comparability_keys AS t (key, protocol_id, workload_id, environment_id)"
+					 " SELECT u.k, u.p, u.w, u.e FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2),"
+					 " pg_catalog.unnest($3), pg_catalog.unnest($4)) AS u(k, p, w, e)"
+					 " ORDER BY u.k ON CONFLICT DO NOTHING",
+					 4, types, args, NULL, false, 0);
+}
+
+/* ----------------------------------------------------------------
+ *		Storing runs
+ * ----------------------------------------------------------------
+ */
+
+/* An externalId met earlier in the comparability key being written. */
+typedef struct ExternalEntry
+{
+	pg_uuid_t	key;
+	KidxDigest	digest;
+	int64		ord;
+	int			template;		/* for the message */
+	int			text;
+	TimestampTz observed_at;
+} ExternalEntry;
+
+/* The runs of one INSERT, column by column. */
+typedef struct RunsWriter
+{
+	MemoryContext cxt;			/* the buffered values; reset per chunk */
+	SPIPlanPtr	plan;
+	Oid			type[RC_N];
+	int16		typlen[RC_N];
+	bool		typbyval[RC_N];
+	char		typalign[RC_N];
+	Datum	   *values[RC_N];
+	bool	   *nulls[RC_N];
+	int64	   *ords;			/* of the buffered runs, for messages */
+	int		   *templates;		/* the batch's template numbers */
+	int		   *texts;			/* the batch's externalId strings */
+	int			n;
+	int			cap;
+	int64		stored;
+	HTAB	   *externals;		/* of the key being written */
+} RunsWriter;
+
+/* The externalId of a sorted run, for messages. */
+static char *
+external_id_of(Batch *b, int template, int text, TimestampTz observed_at)
+{
+	RunParts	parts;
+
+	memset(&parts, 0, sizeof(parts));
+	parts.template = b->templates[template];
+	parts.text[RT_EXTERNAL_ID] = dict_text_value(b->dicts, DK_STRING, text);
+	parts.values.observed_at = observed_at;
+	return run_external_id(&parts);
+}
+
+/* Refuse a run whose source and externalId another run has. */
+static void
+external_collision(int64 ord, const KidxDigest *mine, const char *theirs_where,
+				   const KidxDigest *theirs, const char *external_id)
+{
+	char		a[KIDX_DIGEST_TEXT_LEN + 1];
+	char		c[KIDX_DIGEST_TEXT_LEN + 1];
+
+	kidx_digest_to_cstring(mine, a);
+	kidx_digest_to_cstring(theirs, c);
+	ereport(ERROR,
+			(errcode(ERRCODE_UNIQUE_VIOLATION),
+			 errmsg("document " INT64_FORMAT ": run %s has the same source and externalId as %s run %s",
+					ord, a, theirs_where, c),
+			 errdetail("The externalId is \"%s\".", external_id),
+			 errhint("Two different runs of one source cannot share an externalId; nothing was stored.")));
+}
+
+/* Set up the INSERT the runs go through. */
+static void
+writer_open(RunsWriter *w, Batch *b)
+{
+	StringInfoData sql;
+	Oid			argtypes[RC_N];
+	int			i;
+
+	memset(w, 0, sizeof(*w));
+	w->cap = (int) Min(b->nruns, BATCH_CHUNK);
+	w->cxt = AllocSetContextCreate(b->cxt, "kernelindex runs to write",
+								   ALLOCSET_DEFAULT_SIZES);
+	for (i = 0; i < RC_N; i++)
+	{
+		w->type[i] = run_column_type(run_column[i].type);
+		argtypes[i] = get_array_type(w->type[i]);
+		get_typlenbyvalalign(w->type[i], &w->typlen[i], &w->typbyval[i], &w->typalign[i]);
+		w->values[i] = MemoryContextAlloc(b->cxt, sizeof(Datum) * w->cap);
+		w->nulls[i] = MemoryContextAlloc(b->cxt, sizeof(bool) * w->cap);
+	}
+	w->ords = MemoryContextAlloc(b->cxt, sizeof(int64) * w->cap);
+	w->templates = MemoryContextAlloc(b->cxt, sizeof(int) * w->cap);
+	w->texts = MemoryContextAlloc(b->cxt, sizeof(int) * w->cap);
+	initStringInfo(&sql);
+	appendStringInfoString(&sql, "INSERT INTO kernelindex.runs AS t (");
+	for (i = 0; i < RC_N; i++)
+		appendStringInfo(&sql, "%s%s", i ? ", " : "", run_column[i].name);
+	appendStringInfoString(&sql, ") SELECT u.* FROM ROWS FROM (");
+	for (i = 0; i < RC_N; i++)
+		appendStringInfo(&sql, "%spg_catalog.unnest($%d)", i ? ", " : "", i + 1);
+	appendStringInfoString(&sql, ") AS u ON CONFLICT (comparability_key, digest) DO NOTHING");
+	w->plan = SPI_prepare(sql.data, RC_N, argtypes);
+	if (w->plan == NULL)
+		elog(ERROR, "SPI_prepare failed (%s) on: %s", SPI_result_code_string(SPI_result), sql.data);
+}
+
+/*
+ * The run of the chunk that has the source and externalId of a stored run
+ * of its key, and that run: looked for after the chunk's INSERT failed on
+ * the unique index (comparability_key, external_key).  False if none is
+ * seen (a run this snapshot cannot see).
+ */
+static bool
+find_stored_collision(RunsWriter *w, Datum *args, int *which, KidxDigest *theirs)
+{
+	Oid			types[3] = {get_array_type(w->type[RC_COMPARABILITY_KEY]),
+	UUIDARRAYOID, get_array_type(w->type[RC_DIGEST])};
+	Datum		a[3] = {args[RC_COMPARABILITY_KEY], args[RC_EXTERNAL_KEY], args[RC_DIGEST]};
+	bool		isnull;
+
+	kidx_spi_execute(psprintf("SELECT u.i, r.digest FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2),"
+							  " pg_catalog.unnest($3)) WITH ORDINALITY AS u(k, e, d, i)"
+							  " JOIN kernelindex.runs AS r ON r.comparability_key OPERATOR(%s.=) u.k"
+							  " AND r.external_key OPERATOR(pg_catalog.=) u.e"
+							  " WHERE r.digest OPERATOR(%s.<>) u.d ORDER BY u.i LIMIT 1",
+							  kidx_extension_schema(), kidx_extension_schema()),
+					 3, types, a, NULL, true, 1);
+	if (SPI_processed == 0)
+		return false;
+	*which = (int) DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull)) - 1;
+	memcpy(theirs, DatumGetPointer(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull)),
+		   sizeof(KidxDigest));
+	return true;
+}
+
+/*
+ * Write the buffered runs with one INSERT, in a subtransaction: when a run
+ * has the externalId of a stored run (the unique index refuses it), the
+ * statement fails naming both runs.
+ */
+static void
+writer_flush(RunsWriter *w, Batch *b)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	ResourceOwner owner = CurrentResourceOwner;
+	Datum		args[RC_N];
+	int			dims[1] = {w->n};
+	int			lbs[1] = {1};
+	int			i;
+
+	if (w->n == 0)
+		return;
+	MemoryContextSwitchTo(w->cxt);
+	for (i = 0; i < RC_N; i++)
+		args[i] = PointerGetDatum(construct_md_array(w->values[i], w->nulls[i], 1, dims, lbs,
+													 w->type[i], w->typlen[i],
+													 w->typbyval[i], w->typalign[i]));
+	MemoryContextSwitchTo(cxt);
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(cxt);
+	PG_TRY();
+	{
+		kidx_spi_execute_plan(w->plan, args, NULL, false, 0);
+		w->stored += SPI_processed;
+		ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(cxt);
+		CurrentResourceOwner = owner;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+		int			which;
+		KidxDigest	theirs;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(cxt);
+		CurrentResourceOwner = owner;
+		if (edata->sqlerrcode != ERRCODE_UNIQUE_VIOLATION)
+			ReThrowError(edata);
+		if (find_stored_collision(w, args, &which, &theirs))
+			external_collision(w->ords[which],
+							   (KidxDigest *) DatumGetPointer(w->values[RC_DIGEST][which]),
+							   "stored", &theirs,
+							   external_id_of(b, w->templates[which], w->texts[which],
+											  DatumGetTimestampTz(w->values[RC_OBSERVED_AT][which])));
+		ereport(ERROR,
+				(errcode(ERRCODE_UNIQUE_VIOLATION),
+				 errmsg("a run has the same source and externalId as a stored run of its comparability key"),
+				 edata->detail ? errdetail_internal("%s", edata->detail) :
+				 errdetail_internal("%s", edata->message),
+				 errhint("Two different runs of one source cannot share an externalId; nothing was stored.")));
+	}
+	PG_END_TRY();
+	SPI_freetuptable(SPI_tuptable);
+	w->n = 0;
+	MemoryContextReset(w->cxt);
+}
+
+/* A fresh table of the externalIds of one comparability key. */
+static HTAB *
+new_externals(Batch *b, HTAB *old)
+{
+	HASHCTL		ctl;
+
+	if (old != NULL)
+		hash_destroy(old);
+	ctl.keysize = sizeof(pg_uuid_t);
+	ctl.entrysize = sizeof(ExternalEntry);
+	ctl.hcxt = b->cxt;
+	return hash_create("kernelindex externalIds", 64, &ctl,
+					   HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+}
+
+/* Put a value into the writer's buffers (a copy in its context). */
+static void
+writer_set(RunsWriter *w, RunColumn col, bool isnull, Datum d)
+{
+	w->nulls[col][w->n] = isnull;
+	w->values[col][w->n] = isnull ? (Datum) 0 :
+		datumCopy(d, w->typbyval[col], w->typlen[col]);
+}
+
+/*
+ * Buffer one sorted run for the next INSERT, with its references resolved
+ * to ids; refuse one whose externalId an earlier run of its key in the
+ * statement has.
+ */
+static void
+writer_put(RunsWriter *w, Batch *b, TupleTableSlot *in)
+{
+	Datum	   *v = in->tts_values;
+	bool	   *nulls = in->tts_isnull;
+	MemoryContext old;
+	int			i;
+
+	if (!nulls[BC_EXTERNAL_KEY - 1])
+	{
+		bool		found;
+		ExternalEntry *e = hash_search(w->externals, DatumGetPointer(v[BC_EXTERNAL_KEY - 1]),
+									   HASH_ENTER, &found);
+
+		if (found)
+			external_collision(DatumGetInt64(v[BC_ORD - 1]),
+							   (KidxDigest *) DatumGetPointer(v[BC_DIGEST - 1]),
+							   psprintf("document " INT64_FORMAT "'s", e->ord), &e->digest,
+							   external_id_of(b, e->template, e->text, e->observed_at));
+		memcpy(&e->digest, DatumGetPointer(v[BC_DIGEST - 1]), sizeof(KidxDigest));
+		e->ord = DatumGetInt64(v[BC_ORD - 1]);
+		e->template = DatumGetInt32(v[BC_TEMPLATE - 1]);
+		e->text = nulls[BC_TEXT0 - 1 + RT_EXTERNAL_ID] ? -1 :
+			DatumGetInt32(v[BC_TEXT0 - 1 + RT_EXTERNAL_ID]);
+		e->observed_at = DatumGetTimestampTz(v[BC_OBSERVED_AT - 1]);
+	}
+
+	old = MemoryContextSwitchTo(w->cxt);
+	w->ords[w->n] = DatumGetInt64(v[BC_ORD - 1]);
+	w->templates[w->n] = DatumGetInt32(v[BC_TEMPLATE - 1]);
+	w->texts[w->n] = nulls[BC_TEXT0 - 1 + RT_EXTERNAL_ID] ? -1 :
+		DatumGetInt32(v[BC_TEXT0 - 1 + RT_EXTERNAL_ID]);
+	writer_set(w, RC_COMPARABILITY_KEY, false, v[BC_KEY - 1]);
+	writer_set(w, RC_DIGEST, false, v[BC_DIGEST - 1]);
+	writer_set(w, RC_OBSERVED_AT, false, v[BC_OBSERVED_AT - 1]);
+	writer_set(w, RC_IMPLEMENTATION, false,
+			   Int32GetDatum(b->res[RR_IMPLEMENTATION][DatumGetInt32(v[BC_IMPLEMENTATION - 1])].id));
+	writer_set(w, RC_TEMPLATE, false,
+			   Int32GetDatum(dict_id(b->dicts, DK_TEMPLATE, DatumGetInt32(v[BC_TEMPLATE - 1]))));
+	writer_set(w, RC_LABELS, nulls[BC_LABELS - 1],
+			   nulls[BC_LABELS - 1] ? (Datum) 0 :
+			   Int32GetDatum(dict_id(b->dicts, DK_LABELS, DatumGetInt32(v[BC_LABELS - 1]))));
+	for (i = 0; i < RT_N; i++)
+	{
+		bool		isnull = nulls[BC_TEXT0 - 1 + i];
+
+		writer_set(w, RC_TEXT(i), isnull, isnull ? (Datum) 0 :
+				   Int32GetDatum(dict_id(b->dicts, run_text_dict[i],
+										 DatumGetInt32(v[BC_TEXT0 - 1 + i]))));
+	}
+	for (i = 0; i < RV_N; i++)
+		writer_set(w, RC_VALUE0 + i, nulls[BC_VALUE0 - 1 + i], v[BC_VALUE0 - 1 + i]);
+	for (i = 0; i < RUN_NNATIVE; i++)
+		writer_set(w, RC_NATIVE0 + i, nulls[BC_NATIVE0 - 1 + i], v[BC_NATIVE0 - 1 + i]);
+	writer_set(w, RC_EXTERNAL_KEY, nulls[BC_EXTERNAL_KEY - 1], v[BC_EXTERNAL_KEY - 1]);
+	MemoryContextSwitchTo(old);
+	if (++w->n == w->cap)
+		writer_flush(w, b);
+}
+
+/* Step 4: store the runs in key order; returns how many are new. */
+static int64
+store_runs(Batch *b)
+{
+	RunsWriter	w;
+	TupleTableSlot *in;
+	KidxDigest	prev_key;
+	KidxDigest	prev_digest;
+	bool		have_prev = false;
+
+	if (b->nruns == 0)
+		return 0;
+	tuplesort_performsort(b->runs);
+	in = MakeSingleTupleTableSlot(b->run_desc, &TTSOpsMinimalTuple);
+	writer_open(&w, b);
+	while (tuplesort_gettupleslot(b->runs, true, false, in, NULL))
+	{
+		KidxDigest *k;
+		KidxDigest *d;
+
+		CHECK_FOR_INTERRUPTS();
+		slot_getallattrs(in);
+		k = (KidxDigest *) DatumGetPointer(in->tts_values[BC_KEY - 1]);
+		d = (KidxDigest *) DatumGetPointer(in->tts_values[BC_DIGEST - 1]);
+		if (!have_prev || memcmp(k, &prev_key, sizeof(KidxDigest)) != 0)
+		{
+			/* the externalIds of a key are checked while its runs are */
+			w.externals = new_externals(b, w.externals);
+			prev_key = *k;
+		}
+		else if (memcmp(d, &prev_digest, sizeof(KidxDigest)) == 0)
+			continue;			/* the same run twice in one statement */
+		prev_digest = *d;
+		have_prev = true;
+		writer_put(&w, b, in);
+	}
+	writer_flush(&w, b);
+	SPI_freeplan(w.plan);
+	MemoryContextDelete(w.cxt);
+	ExecDropSingleTupleTableSlot(in);
+	tuplesort_end(b->runs);
+	b->runs = NULL;
+	return w.stored;
+}
+
+/* Store the batch; see batch.h. */
+int64
+batch_finish(Batch *b)
+{
+	int64		stored;
+	int			i;
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	for (i = 0; i < RR_N; i++)
+		store_resources(b, i);
+	store_keys(b);
+	dict_store(b->dicts);
+	CommandCounterIncrement();
+	stored = store_runs(b);
+	if (SPI_finish() != SPI_OK_FINISH)
+		elog(ERROR, "SPI_finish failed");
+	return stored;
+}
+
+/* ----------------------------------------------------------------
+ *		Statements
+ * ----------------------------------------------------------------
+ */
+
+/* The statements ingesting now, innermost first. */
+static BatchStatement *statements = NULL;
+static bool callbacks_registered = false;
+
+/* Forget the statements of an aborted (sub)transaction. */
+static void
+statements_subxact_callback(SubXactEvent event, SubTransactionId mySubid,
+							SubTransactionId parentSubid, void *arg)
+{
+	if (event != SUBXACT_EVENT_ABORT_SUB)
+		return;
+	while (statements != NULL && statements->subid >= mySubid)
+	{
+		BatchStatement *s = statements;
+
+		statements = s->prev;
+		MemoryContextDelete(s->cxt);
+	}
+}
+
+/* Forget every statement at the end of a transaction (its memory goes too). */
+static void
+statements_xact_callback(XactEvent event, void *arg)
+{
+	if (event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_ABORT ||
+		event == XACT_EVENT_COMMIT || event == XACT_EVENT_PARALLEL_COMMIT ||
+		event == XACT_EVENT_PREPARE)
+		statements = NULL;
+}
+
+/* Begin ingesting a statement into relid (its BEFORE STATEMENT trigger). */
+BatchStatement *
+batch_statement_begin(Oid relid)
+{
+	MemoryContext cxt;
+	BatchStatement *s;
+
+	if (!callbacks_registered)
+	{
+		RegisterXactCallback(statements_xact_callback, NULL);
+		RegisterSubXactCallback(statements_subxact_callback, NULL);
+		callbacks_registered = true;
+	}
+	cxt = AllocSetContextCreate(TopTransactionContext, "kernelindex statement",
+								ALLOCSET_DEFAULT_SIZES);
+	s = MemoryContextAllocZero(cxt, sizeof(BatchStatement));
+	s->cxt = cxt;
+	s->relid = relid;
+	s->subid = GetCurrentSubTransactionId();
+	s->batch = batch_begin(cxt);
+	s->prev = statements;
+	statements = s;
+	return s;
+}
+
+/* The statement ingesting into relid now (its row trigger). */
+BatchStatement *
+batch_statement_current(Oid relid)
+{
+	BatchStatement *s;
+
+	for (s = statements; s != NULL; s = s->prev)
+		if (s->relid == relid)
+			return s;
+	ereport(ERROR,
+			(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+			 errmsg("no kernelindex statement is ingesting into \"%s\"", get_rel_name(relid)),
+			 errhint("Its BEFORE INSERT FOR EACH STATEMENT trigger did not run; is it disabled?")));
+	return NULL;
+}
+
+/* End the innermost statement ingesting into relid; the caller deletes s->cxt. */
+BatchStatement *
+batch_statement_end(Oid relid)
+{
+	BatchStatement *s = statements;
+
+	if (s == NULL || s->relid != relid)
+		ereport(ERROR,
+				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+				 errmsg("no kernelindex statement is ingesting into \"%s\"", get_rel_name(relid))));
+	statements = s->prev;
+	return s;
+}

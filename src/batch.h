@@ -1,0 +1,70 @@
+/*-------------------------------------------------------------------------
+ *
+ * batch.h
+ *	  Storing what one statement ingests: resources, comparability keys,
+ *	  dictionary values and runs, set-based, idempotent and safe against
+ *	  concurrent loads.  Both ingestion paths (documents and Liger CSV) hand
+ *	  their runs to a batch, in the run layout's terms, and finish it once.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef KIDX_BATCH_H
+#define KIDX_BATCH_H
+
+#include "run_layout.h"
+
+typedef struct Batch Batch;
+
+/* Start a batch; everything it keeps lives in a child of parent. */
+extern Batch *batch_begin(MemoryContext parent);
+
+/* The batch's memory context (for what callers keep as long). */
+extern MemoryContext batch_context(Batch *b);
+
+/*
+ * A resource the statement brings (document, whose identity digest the
+ * caller has computed) or refers to (document NULL: known by digest only).
+ * ord is the position of the document that brought it, for messages.
+ */
+extern void batch_resource(Batch *b, RunRef kind, const KidxDigest *digest,
+						   Jsonb *document, int64 ord);
+
+/*
+ * The batch's number of a template, the same for equal templates; the
+ * batch's copy, laid out, in *interned (what the runs' parts point at).
+ */
+extern int	batch_template(Batch *b, const RunTemplate *t, RunTemplate **interned);
+
+/*
+ * A run, in parts whose template is the batch's template number template,
+ * with its identity digest (which the caller has computed or checked).
+ * Runs equal in digest are stored once.
+ */
+extern void batch_run(Batch *b, const RunParts *parts, int template,
+					  const KidxDigest *digest, int64 ord);
+
+/* Store the batch; returns the number of runs newly stored. */
+extern int64 batch_finish(Batch *b);
+
+/*
+ * A statement ingesting rows into a view (kernelindex.documents or
+ * kernelindex.liger_rows): begun by its BEFORE STATEMENT trigger, fed by
+ * its INSTEAD OF row trigger, finished by its AFTER STATEMENT trigger.  An
+ * aborted (sub)transaction forgets its statements.
+ */
+typedef struct BatchStatement
+{
+	struct BatchStatement *prev;
+	Oid			relid;
+	SubTransactionId subid;
+	MemoryContext cxt;			/* lives as long as the statement */
+	Batch	   *batch;
+	int64		rows;			/* rows seen so far */
+	void	   *path;			/* the ingestion path's own state */
+} BatchStatement;
+
+extern BatchStatement *batch_statement_begin(Oid relid);
+extern BatchStatement *batch_statement_current(Oid relid);
+extern BatchStatement *batch_statement_end(Oid relid);
+
+#endif							/* KIDX_BATCH_H */

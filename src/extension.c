@@ -1,0 +1,153 @@
+/*-------------------------------------------------------------------------
+ *
+ * extension.c
+ *	  Where the extension's objects are, and running SQL on them (see
+ *	  extension.h).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/namespace.h"
+#include "catalog/pg_namespace_d.h"
+#include "catalog/pg_type.h"
+#include "commands/extension.h"
+#include "executor/spi.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
+
+#include "extension.h"
+
+/* Rethrow the current error without the CONTEXT of an internal query. */
+static void
+rethrow_without_context(MemoryContext cxt)
+{
+	ErrorData  *edata;
+
+	MemoryContextSwitchTo(cxt);
+	edata = CopyErrorData();
+	FlushErrorState();
+	edata->context = NULL;
+	edata->internalquery = NULL;
+	edata->internalpos = 0;
+	ReThrowError(edata);
+}
+
+/* Run a query with SPI; see extension.h. */
+int
+kidx_spi_execute(const char *sql, int nargs, Oid *argtypes, Datum *values,
+				 const char *nulls, bool read_only, long count)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	volatile int rc = 0;
+
+	PG_TRY();
+	{
+		rc = SPI_execute_with_args(sql, nargs, argtypes, values, nulls,
+								   read_only, count);
+	}
+	PG_CATCH();
+	{
+		rethrow_without_context(cxt);
+	}
+	PG_END_TRY();
+	if (rc < 0)
+		elog(ERROR, "SPI failed (%s) on: %s", SPI_result_code_string(rc), sql);
+	return rc;
+}
+
+/* Run a prepared plan with SPI; see extension.h. */
+int
+kidx_spi_execute_plan(SPIPlanPtr plan, Datum *values, const char *nulls,
+					  bool read_only, long count)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	volatile int rc = 0;
+
+	PG_TRY();
+	{
+		rc = SPI_execute_plan(plan, values, nulls, read_only, count);
+	}
+	PG_CATCH();
+	{
+		rethrow_without_context(cxt);
+	}
+	PG_END_TRY();
+	if (rc < 0)
+		elog(ERROR, "SPI failed (%s) on a prepared plan", SPI_result_code_string(rc));
+	return rc;
+}
+
+/* The type of kernelindex.runs.digest: kidx_digest. */
+Oid
+kidx_digest_type(void)
+{
+	Oid			relid = get_relname_relid("runs", get_namespace_oid("kernelindex", false));
+	AttrNumber	att;
+	Oid			typ;
+	int32		typmod;
+	Oid			coll;
+
+	if (!OidIsValid(relid) ||
+		(att = get_attnum(relid, "digest")) == InvalidAttrNumber)
+		elog(ERROR, "table kernelindex.runs not found");
+	get_atttypetypmodcoll(relid, att, &typ, &typmod, &coll);
+	return typ;
+}
+
+/* The array type of kidx_digest. */
+Oid
+kidx_digest_array_type(void)
+{
+	return get_array_type(kidx_digest_type());
+}
+
+/* The quoted schema of the extension's type and functions. */
+const char *
+kidx_extension_schema(void)
+{
+	HeapTuple	tup = SearchSysCache1(TYPEOID, ObjectIdGetDatum(kidx_digest_type()));
+	Oid			nsp;
+
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for type kidx_digest");
+	nsp = ((Form_pg_type) GETSTRUCT(tup))->typnamespace;
+	ReleaseSysCache(tup);
+	return quote_identifier(get_namespace_name(nsp));
+}
+
+/* Is a kernelindex table (NULL: any) a Citus table?  See extension.h. */
+bool
+kidx_distributed(const char *relname)
+{
+	Oid			nsp;
+	Oid			argtypes[1] = {OIDOID};
+	Datum		args[1];
+	bool		found;
+
+	if (!OidIsValid(get_extension_oid("citus", true)) ||
+		!OidIsValid(get_relname_relid("pg_dist_partition", PG_CATALOG_NAMESPACE)))
+		return false;
+	nsp = get_namespace_oid("kernelindex", false);
+	if (relname != NULL)
+	{
+		args[0] = ObjectIdGetDatum(get_relname_relid(relname, nsp));
+		if (!OidIsValid(DatumGetObjectId(args[0])))
+			return false;
+	}
+	else
+		args[0] = ObjectIdGetDatum(nsp);
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	kidx_spi_execute(relname != NULL ?
+					 "SELECT 1 FROM pg_catalog.pg_dist_partition AS p"
+					 " WHERE p.logicalrelid::pg_catalog.oid OPERATOR(pg_catalog.=) $1" :
+					 "SELECT 1 FROM pg_catalog.pg_dist_partition AS p"
+					 " JOIN pg_catalog.pg_class AS c ON c.oid OPERATOR(pg_catalog.=) p.logicalrelid::pg_catalog.oid"
+					 " WHERE c.relnamespace OPERATOR(pg_catalog.=) $1",
+					 1, argtypes, args, NULL, true, 1);
+	found = SPI_processed > 0;
+	SPI_finish();
+	return found;
+}

@@ -1,0 +1,42 @@
+/*-------------------------------------------------------------------------
+ *
+ * extension.h
+ *	  Where the extension's objects are, and running SQL on them: the
+ *	  schema of its type and functions, the type's OIDs, whether a table is
+ *	  distributed by Citus, and SPI whose errors carry no CONTEXT of the
+ *	  internal query.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef KIDX_EXTENSION_H
+#define KIDX_EXTENSION_H
+
+#include "executor/spi.h"
+
+/*
+ * Run a query with SPI (the caller is connected); errors are raised
+ * without the CONTEXT and internal query of the statement, so that a user
+ * sees the message of the fault, not kernelindex's SQL.
+ */
+extern int	kidx_spi_execute(const char *sql, int nargs, Oid *argtypes, Datum *values,
+							 const char *nulls, bool read_only, long count);
+
+/* The same for a prepared plan. */
+extern int	kidx_spi_execute_plan(SPIPlanPtr plan, Datum *values, const char *nulls,
+								  bool read_only, long count);
+
+/* The kidx_digest type and its array type. */
+extern Oid	kidx_digest_type(void);
+extern Oid	kidx_digest_array_type(void);
+
+/* The quoted schema of the extension's type and functions ("public"). */
+extern const char *kidx_extension_schema(void);
+
+/*
+ * Is the kernelindex table relname (NULL: any kernelindex table) a Citus
+ * table?  Then its rows live in shards, and what writes or reads it goes
+ * through SQL that Citus plans.  One catalog look-up; false without Citus.
+ */
+extern bool kidx_distributed(const char *relname);
+
+#endif							/* KIDX_EXTENSION_H */
