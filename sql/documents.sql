@@ -34,7 +34,8 @@ SELECT kernelindex.ingest_bundles(ARRAY[(SELECT doc FROM base WHERE name = 'spar
 
 -- Nothing was stored.
 SELECT (SELECT count(*) FROM kernelindex.runs) AS runs, (SELECT count(*) FROM kernelindex.protocols) AS protocols,
-	(SELECT count(*) FROM kernelindex.run_series) AS series, (SELECT count(*) FROM kernelindex.comparability_keys) AS keys;
+	(SELECT count(*) FROM kernelindex.run_templates) AS templates, (SELECT count(*) FROM kernelindex.run_strings) AS strings,
+	(SELECT count(*) FROM kernelindex.comparability_keys) AS keys;
 
 -- COPY into the view: a bad line fails the whole COPY at its line.
 \copy (SELECT doc FROM base WHERE name = 'sparsemax' UNION ALL SELECT doc FROM cat WHERE fault = 'observedAt a number') TO 'results/documents_bad.jsonl' WITH (FORMAT csv, QUOTE E'\x01', DELIMITER E'\x02')
@@ -44,7 +45,7 @@ SELECT (SELECT count(*) FROM kernelindex.runs) AS runs, (SELECT count(*) FROM ke
 SELECT count(*) AS runs FROM kernelindex.runs;
 
 -- Valid documents the layout cannot hold in its typed columns still come
--- back exactly: their odd parts stay with the series.  Each case has a day
+-- back exactly: their odd parts stay in their template.  Each case has a day
 -- of its own (so that no two share an externalId).
 CREATE TEMP TABLE odd (n int, name text, doc jsonb);
 CREATE FUNCTION pg_temp.odd_case(n int, name text, f text) RETURNS void LANGUAGE plpgsql AS $$
@@ -73,13 +74,13 @@ FROM odd o ORDER BY o.n;
 SELECT o.name, kernelindex.run_document(kidx_resource_digest(o.doc -> 'run')) = o.doc AS same_jsonb,
 	kidx_canonical(kernelindex.run_document(kidx_resource_digest(o.doc -> 'run'))) = kidx_canonical(o.doc) AS same_canonical
 FROM odd o ORDER BY o.n;
-SELECT count(*) AS runs, count(DISTINCT series_id) AS series FROM kernelindex.runs;
+SELECT count(*) AS runs, count(DISTINCT template_id) AS templates FROM kernelindex.runs;
 -- where the odd parts went
-SELECT o.name, s.name_stem IS NOT NULL AS name_derived, s.name_cut, s.external_id_stem IS NOT NULL AS external_id_derived,
-	s.native_unit, s.template #> '{spec,observedAt}' AS observed_at_in_template,
-	s.template #> '{spec,timing,latencyNs}' AS latency_in_template
+SELECT o.name, t.name_form, t.name_prefix, t.name_cut, t.external_id_form, t.native_unit,
+	t.value #> '{spec,observedAt}' AS observed_at_in_template,
+	t.value #> '{spec,timing,latencyNs}' AS latency_in_template, r.latency_ns
 FROM odd o JOIN kernelindex.runs r ON r.digest = kidx_resource_digest(o.doc -> 'run')
-JOIN kernelindex.run_series s ON s.id = r.series_id
+JOIN kernelindex.run_templates t ON t.id = r.template_id
 ORDER BY o.n;
 
 -- A different run (another status) with the same source and externalId is refused.
@@ -91,5 +92,7 @@ FROM (SELECT replace(doc::text, '2025-04-28', '2026-01-01')::jsonb AS d FROM bas
 \set VERBOSITY terse
 
 -- Leave the store empty for the suites that follow.
-TRUNCATE kernelindex.runs, kernelindex.run_series, kernelindex.comparability_keys, kernelindex.protocols,
-	kernelindex.environments, kernelindex.workloads, kernelindex.implementations;
+TRUNCATE kernelindex.runs, kernelindex.comparability_keys, kernelindex.protocols,
+	kernelindex.environments, kernelindex.workloads, kernelindex.implementations, kernelindex.run_titles,
+	kernelindex.run_statuses, kernelindex.run_sources, kernelindex.run_benchmarks, kernelindex.run_strings,
+	kernelindex.run_labels, kernelindex.run_templates;

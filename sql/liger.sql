@@ -120,7 +120,7 @@ SELECT kernel, pass, metric, gpu, workload_label, provider, reference_latency_ms
 	round(speedup::numeric, 3) AS speedup, round(memory_ratio::numeric, 3) AS memory_ratio, outside_noise
 FROM kernelindex.speedups ORDER BY kernel, pass, metric;
 
--- A hostile search_path cannot take over the ingestion (two runs of one series).
+-- A hostile search_path cannot take over the ingestion (two runs of one group).
 CREATE SCHEMA evil;
 CREATE FUNCTION evil.texteq(text, text) RETURNS boolean LANGUAGE plpgsql AS
 $$BEGIN RAISE NOTICE 'evil = called'; RETURN $1 OPERATOR(pg_catalog.=) $2; END$$;
@@ -136,12 +136,12 @@ DROP SCHEMA evil CASCADE;
 SELECT external_id, latency_ms FROM kernelindex.run_facts
 WHERE kernel = 'mystery_op' AND observed_at >= '2025-10-02' ORDER BY 1;
 
--- Every run stored, whole or from its series template, has its document's digest.
+-- Every run stored has its document's digest.
 SELECT count(*) AS runs,
 	count(*) FILTER (WHERE kidx_resource_digest(kernelindex.run_document(digest) -> 'run') <> digest) AS wrong
 FROM kernelindex.runs;
 
--- Two rows of one series with the same timestamp but other values: one
+-- Two rows of one group with the same timestamp but other values: one
 -- externalId, two runs; the statement fails and stores nothing.
 INSERT INTO kernelindex.liger_rows VALUES
 ('mystery_op', 'acme', 'forward', 'speed', 'ms', 'N', 'size', '8', '1.5', '1.25', '1.75',
@@ -168,12 +168,16 @@ FROM kernelindex.rejected_rows WHERE "timestamp" LIKE '2025-11-01 %';
 SELECT count(*) AS runs, count(*) FILTER (WHERE kidx_resource_digest(kernelindex.run_document(digest) -> 'run') <> digest) AS wrong
 FROM kernelindex.runs WHERE observed_at >= '2025-11-01 00:00+00' AND observed_at < '2025-11-02 00:00+00';
 
--- Every run is in the series of its group: one series per run series of
--- the file, the name and externalId derived from stems.
-SELECT count(*) AS series, count(*) FILTER (WHERE name_stem IS NOT NULL) AS names_derived,
-	count(*) FILTER (WHERE external_id_stem IS NOT NULL) AS external_ids_derived,
-	count(*) FILTER (WHERE template #> '{spec,observedAt}' IS NOT NULL) AS observed_at_in_template
-FROM kernelindex.run_series;
+-- Every run's name and externalId derive from dictionary strings and the
+-- observedAt: a few templates, one externalId stem per series (kernel,
+-- pass, provider, GPU and workload), no observedAt left in a template.
+SELECT count(DISTINCT r.template_id) AS templates,
+	count(DISTINCT (r.comparability_key, r.implementation_id)) AS series,
+	count(DISTINCT r.external_id_id) AS external_id_stems,
+	count(*) FILTER (WHERE t.name_form = 'from_external_id') AS names_from_external_id,
+	count(*) FILTER (WHERE t.external_id_form = 'stem') AS external_ids_derived,
+	count(*) FILTER (WHERE t.value #> '{spec,observedAt}' IS NOT NULL) AS observed_at_in_template
+FROM kernelindex.runs r JOIN kernelindex.run_templates t ON t.id = r.template_id;
 
 -- The COPY target is a view, and always empty.
 SELECT relkind, (SELECT count(*) FROM kernelindex.liger_rows) AS rows_left

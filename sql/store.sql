@@ -33,7 +33,8 @@ SELECT (SELECT count(*) FROM kernelindex.runs) AS runs,
        (SELECT count(*) FROM kernelindex.workloads WHERE document IS NULL) AS workload_placeholders,
        (SELECT count(*) FROM kernelindex.implementations WHERE document IS NULL) AS implementation_placeholders,
        (SELECT count(*) FROM kernelindex.comparability_keys) AS keys,
-       (SELECT count(*) FROM kernelindex.run_series) AS series,
+       (SELECT count(DISTINCT (comparability_key, implementation_id)) FROM kernelindex.runs) AS series,
+       (SELECT count(*) FROM kernelindex.run_templates) AS templates,
        NOT EXISTS (SELECT * FROM kernelindex.runs EXCEPT SELECT * FROM snap) AS unchanged;
 
 -- Out again: the same JSON value, as jsonb and as canonical text; typed columns.
@@ -48,14 +49,26 @@ SELECT count(*) AS exported, bool_and(d.document IN (SELECT doc FROM ref)) AS al
 FROM kernelindex.documents d;
 SELECT kernelindex.run_document(('sha256:' || repeat('0', 64))::kidx_digest) AS unknown_run;
 SELECT jsonb_object_keys(kernelindex.run_bundle(kidx_resource_digest(doc->'run'))) FROM ref WHERE name = 'grpo' ORDER BY 1;
--- What a series shares and what a run holds.
+-- What a run holds, and what it refers to in the dictionaries.
 \x on
-SELECT s.name_stem, s.name_cut, s.external_id_stem, s.native_unit, s.source, s.benchmark, s.pass, s.metric,
-       s.release, s.status, s.template
-FROM kernelindex.run_series s JOIN kernelindex.implementations i ON i.id = s.implementation_id
-JOIN ref ON i.digest = (ref.doc #>> '{run,spec,implementationDigest}')::kidx_digest
+SELECT t.value AS template, t.name_form, t.name_prefix, t.name_cut, t.external_id_form, t.native_unit,
+       ti.value AS title, l.value AS labels, l.release, st.value AS status, so.value AS source,
+       b.value AS benchmark, b.pass, x.value AS external_id_stem, r.name_id
+FROM kernelindex.runs r
+JOIN kernelindex.run_templates t ON t.id = r.template_id
+JOIN kernelindex.run_titles ti ON ti.id = r.title_id
+JOIN kernelindex.run_labels l ON l.id = r.labels_id
+JOIN kernelindex.run_statuses st ON st.id = r.status_id
+JOIN kernelindex.run_sources so ON so.id = r.source_id
+JOIN kernelindex.run_benchmarks b ON b.id = r.benchmark_id
+JOIN kernelindex.run_strings x ON x.id = r.external_id_id
+JOIN ref ON r.digest = kidx_resource_digest(ref.doc->'run')
 WHERE ref.name = 'sparsemax';
 \x off
+-- Each dictionary value is stored once, under the hash of its canonical JSON.
+SELECT count(*) AS labels, bool_and(hash = kernelindex.dictionary_hash(value)) AS hashed,
+       bool_and(hash::text = substr(encode(sha256(convert_to(kidx_canonical(value), 'UTF8')), 'hex'), 1, 32)::uuid::text) AS recomputable
+FROM kernelindex.run_labels;
 
 -- A single run whose protocol and environment are stored; single resources.
 SELECT kernelindex.ingest_document(replace(doc::text, '2025-08-05', '2025-08-06')::jsonb->'run') IS NOT NULL AS ok
@@ -82,7 +95,8 @@ INSERT INTO kernelindex.documents
 SELECT replace(doc::text, '2025-04-28', '2025-04-29')::jsonb FROM ref WHERE name = 'sparsemax';
 \copy (SELECT replace(doc::text, '2025-04-28', '2025-04-30') FROM ref WHERE name = 'sparsemax') TO 'results/store_documents.jsonl' WITH (FORMAT csv, QUOTE E'\x01', DELIMITER E'\x02')
 \copy kernelindex.documents FROM 'results/store_documents.jsonl' WITH (FORMAT csv, QUOTE E'\x01', DELIMITER E'\x02')
-SELECT count(*) AS runs, (SELECT count(*) FROM kernelindex.run_series) AS series FROM kernelindex.runs;
+SELECT count(*) AS runs, count(DISTINCT (comparability_key, implementation_id)) AS series,
+       (SELECT count(*) FROM kernelindex.run_labels) AS label_sets FROM kernelindex.runs;
 -- and out: every run's bundle, one per line
 COPY (SELECT kidx_canonical(document) FROM kernelindex.documents WHERE document#>>'{run,spec,sourceNative,externalId}' LIKE 'sparsemax/%'
       ORDER BY 1) TO STDOUT WITH (FORMAT csv, QUOTE E'\x01', DELIMITER E'\x02');
@@ -108,27 +122,34 @@ EXPLAIN (COSTS OFF) SELECT b.digest FROM kernelindex.runs a JOIN kernelindex.run
 WHERE a.digest = 'sha256:fa347ab5a1849bf7c7cb77f5c01d0d0171faac50bd8f3a03fe1d396737123546';
 RESET ALL;
 
--- runs.series_id is checked per statement, as a foreign key would.
+-- What runs refer to is checked per statement, as a foreign key would.
 \set VERBOSITY default
-INSERT INTO kernelindex.runs (comparability_key, digest, observed_at, series_id)
-SELECT comparability_key, sha256('x')::kidx_digest, now(), -1 FROM kernelindex.runs LIMIT 1;
-INSERT INTO kernelindex.runs (comparability_key, digest, observed_at, series_id)
-SELECT sha256('other key')::kidx_digest, sha256('y')::kidx_digest, now(), series_id FROM kernelindex.runs LIMIT 1;
-UPDATE kernelindex.runs SET series_id = -2 WHERE digest = (SELECT min(digest) FROM kernelindex.runs);
-DELETE FROM kernelindex.run_series WHERE id = (SELECT min(series_id) FROM kernelindex.runs);
-TRUNCATE kernelindex.run_series CASCADE;
-UPDATE kernelindex.run_series SET name_cut = 99 WHERE id = (SELECT min(id) FROM kernelindex.run_series);
+INSERT INTO kernelindex.runs (comparability_key, digest, observed_at, implementation_id, template_id, status_id)
+SELECT comparability_key, sha256('x')::kidx_digest, now(), -1, template_id, status_id FROM kernelindex.runs LIMIT 1;
+INSERT INTO kernelindex.runs (comparability_key, digest, observed_at, implementation_id, template_id, status_id)
+SELECT sha256('other key')::kidx_digest, sha256('y')::kidx_digest, now(), implementation_id, template_id, status_id
+FROM kernelindex.runs LIMIT 1;
+UPDATE kernelindex.runs SET title_id = -2 WHERE digest = (SELECT min(digest) FROM kernelindex.runs);
+UPDATE kernelindex.runs SET external_id_id = -3 WHERE digest = (SELECT min(digest) FROM kernelindex.runs);
+DELETE FROM kernelindex.run_titles;
+DELETE FROM kernelindex.implementations WHERE id = (SELECT min(implementation_id) FROM kernelindex.runs);
+DELETE FROM kernelindex.comparability_keys;
+TRUNCATE kernelindex.run_strings;
+TRUNCATE kernelindex.run_templates CASCADE;
+UPDATE kernelindex.run_labels SET value = '{"liger_version": "0.5.9"}' WHERE id = (SELECT min(labels_id) FROM kernelindex.runs);
+UPDATE kernelindex.implementations SET id = -1 WHERE id = (SELECT min(implementation_id) FROM kernelindex.runs);
 DELETE FROM kernelindex.protocols;
 \set VERBOSITY terse
--- A series no run uses can go.
+-- A dictionary value no run uses can go; a resource document can be filled in.
 DELETE FROM kernelindex.runs WHERE observed_at::date IN ('2025-08-05', '2025-08-06');
-DELETE FROM kernelindex.run_series s WHERE NOT EXISTS (SELECT 1 FROM kernelindex.runs r WHERE r.series_id = s.id);
-SELECT count(*) AS series FROM kernelindex.run_series;
+DELETE FROM kernelindex.run_titles t WHERE NOT EXISTS (SELECT 1 FROM kernelindex.runs r WHERE r.title_id = t.id);
+SELECT count(*) AS titles FROM kernelindex.run_titles;
+UPDATE kernelindex.implementations SET document = document WHERE document IS NOT NULL;
 
 -- Every table is dumped with its data.
 SELECT c.relname FROM pg_extension x, unnest(x.extconfig) AS t(oid) JOIN pg_class c ON c.oid = t.oid
 WHERE x.extname = 'kernelindex'
-  AND c.relname ~ '^(protocols|environments|workloads|implementations|comparability_keys|run_series|runs)(_id_seq)?$'
+  AND c.relname ~ '^(protocols|environments|workloads|implementations|comparability_keys|runs|run_[a-z]+)(_id_seq)?$'
 ORDER BY 1;
 
 -- The C comparability key is the SPEC's formula, for any digests.
@@ -167,5 +188,7 @@ RESET search_path;
 DROP SCHEMA evil CASCADE;
 
 -- Leave the store empty for the suites that follow.
-TRUNCATE kernelindex.runs, kernelindex.run_series, kernelindex.comparability_keys, kernelindex.protocols,
-	kernelindex.environments, kernelindex.workloads, kernelindex.implementations;
+TRUNCATE kernelindex.runs, kernelindex.comparability_keys, kernelindex.protocols,
+	kernelindex.environments, kernelindex.workloads, kernelindex.implementations, kernelindex.run_titles,
+	kernelindex.run_statuses, kernelindex.run_sources, kernelindex.run_benchmarks, kernelindex.run_strings,
+	kernelindex.run_labels, kernelindex.run_templates;

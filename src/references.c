@@ -275,7 +275,7 @@ is_dictionary(const char *table)
  * value shown in *shown.
  */
 static bool
-runs_use(const char *table, Datum values, Oid array_type, RunColumn *col)
+runs_use(const char *table, Datum values, Oid array_type, RunColumn *col, char **shown)
 {
 	SPIPlanPtr	plan;
 	StringInfoData sql;
@@ -290,12 +290,14 @@ runs_use(const char *table, Datum values, Oid array_type, RunColumn *col)
 			continue;
 		initStringInfo(&sql);
 		if (values != (Datum) 0)
-			appendStringInfo(&sql, "SELECT 1 FROM kernelindex.runs AS r WHERE r.%s OPERATOR(%s.=) ANY ($1) LIMIT 1",
-							 run_column[c].name,
+			appendStringInfo(&sql, "SELECT r.%s::pg_catalog.text FROM kernelindex.runs AS r"
+							 " WHERE r.%s OPERATOR(%s.=) ANY ($1) LIMIT 1",
+							 run_column[c].name, run_column[c].name,
 							 run_column[c].type == CT_DIGEST ? kidx_extension_schema() : "pg_catalog");
 		else
-			appendStringInfo(&sql, "SELECT 1 FROM kernelindex.runs AS r WHERE r.%s IS NOT NULL LIMIT 1",
-							 run_column[c].name);
+			appendStringInfo(&sql, "SELECT r.%s::pg_catalog.text FROM kernelindex.runs AS r"
+							 " WHERE r.%s IS NOT NULL LIMIT 1",
+							 run_column[c].name, run_column[c].name);
 		plan = SPI_prepare(sql.data, values != (Datum) 0 ? 1 : 0, argtypes);
 		if (plan == NULL)
 			elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
@@ -304,6 +306,8 @@ runs_use(const char *table, Datum values, Oid array_type, RunColumn *col)
 			elog(ERROR, "could not look for runs that name rows of kernelindex.%s", table);
 		found = SPI_processed > 0;
 		*col = c;
+		if (found)
+			*shown = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
 		SPI_freeplan(plan);
 	}
 	return found;
@@ -319,6 +323,7 @@ kidx_runs_references_guard(PG_FUNCTION_ARGS)
 	const char *key = NULL;
 	AttrNumber	att;
 	RunColumn	col;
+	char	   *shown = NULL;
 	int			c;
 
 	if (!CALLED_AS_TRIGGER(fcinfo))
@@ -359,7 +364,7 @@ kidx_runs_references_guard(PG_FUNCTION_ARGS)
 		elog(ERROR, "SPI_connect failed");
 	if (TRIGGER_FIRED_BY_TRUNCATE(td->tg_event))
 	{
-		if (runs_use(table, (Datum) 0, InvalidOid, &col))
+		if (runs_use(table, (Datum) 0, InvalidOid, &col, &shown))
 			ereport(ERROR,
 					(errcode(ERRCODE_FOREIGN_KEY_VIOLATION),
 					 errmsg("cannot truncate table \"%s\": runs refer to its rows", table),
@@ -388,13 +393,13 @@ kidx_runs_references_guard(PG_FUNCTION_ARGS)
 		if (n > 0 &&
 			runs_use(table, PointerGetDatum(construct_array(vals, n, a->atttypid, a->attlen,
 															 a->attbyval, a->attalign)),
-					 get_array_type(a->atttypid), &col))
+					 get_array_type(a->atttypid), &col, &shown))
 			ereport(ERROR,
 					(errcode(ERRCODE_FOREIGN_KEY_VIOLATION),
 					 errmsg("update or delete on table \"%s\" violates the reference from table \"runs\"",
 							table),
-					 errdetail("A deleted row's %s is still referenced by runs.%s.",
-							   key, run_column[col].name)));
+					 errdetail("Key (%s)=(%s) is still referenced from table \"runs\" (column %s).",
+							   key, shown, run_column[col].name)));
 	}
 	SPI_finish();
 	return PointerGetDatum(NULL);
