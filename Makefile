@@ -12,6 +12,7 @@ OBJS = \
 	src/comparability.o \
 	src/liger.o \
 	src/liger_ingest.o \
+	src/liger_catalog.o \
 	src/run_layout.o \
 	src/ingest.o \
 	src/documents.o \
@@ -21,7 +22,8 @@ OBJS = \
 	src/core/release.o \
 	src/core/jcs.o \
 	src/core/decimal.o \
-	src/core/digesttext.o
+	src/core/digesttext.o \
+	src/core/liger_label.o
 
 # The install script is generated from the numbered parts in src/sql, so that
 # its file name carries the version from the control file and nothing else does.
