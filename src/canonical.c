@@ -738,23 +738,44 @@ kidx_container_resource_digest(JsonbContainer *c, KidxDigest *result)
 	canon_sink_finish(sink, result);
 }
 
+/* The canonical text of one value in the server encoding. */
+char *
+canon_value_text(JsonbValue *value, int *len)
+{
+	CanonSink  *sink = canon_sink_text();
+	StringInfo	out;
+	char	   *res;
+
+	if (value->type == jbvBinary)
+	{
+		sink->root = value->val.binary.data;
+		sink->root_path = "$";
+	}
+	canon_write_value(sink, value);
+	out = sink->text;
+	*len = out->len;
+	if (GetDatabaseEncoding() == PG_UTF8)
+		return out->data;
+	res = pg_any_to_server(out->data, out->len, PG_UTF8);
+	if (res != out->data)
+		*len = strlen(res);
+	return res;
+}
+
 /* kidx_canonical(jsonb): the RFC 8785 canonical text of a value. */
 Datum
 kidx_canonical(PG_FUNCTION_ARGS)
 {
 	Jsonb	   *jb = PG_GETARG_JSONB_P(0);
-	CanonSink  *sink = canon_sink_text();
-	StringInfo	out;
+	JsonbValue	v;
 	char	   *res;
+	int			len;
 
-	sink->root = &jb->root;
-	sink->root_path = "$";
-	canon_write_container(sink, &jb->root);
-	out = sink->text;
-	if (GetDatabaseEncoding() == PG_UTF8)
-		PG_RETURN_TEXT_P(cstring_to_text_with_len(out->data, out->len));
-	res = pg_any_to_server(out->data, out->len, PG_UTF8);
-	PG_RETURN_TEXT_P(cstring_to_text(res));
+	v.type = jbvBinary;
+	v.val.binary.data = &jb->root;
+	v.val.binary.len = VARSIZE(jb) - VARHDRSZ;
+	res = canon_value_text(&v, &len);
+	PG_RETURN_TEXT_P(cstring_to_text_with_len(res, len));
 }
 
 /* kidx_canonical_digest(jsonb): SHA-256 of the canonical text. */

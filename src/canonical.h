@@ -41,6 +41,13 @@ extern void canon_write_value(CanonSink *sink, JsonbValue *value);
 /* Write a canonical JSON string literal (server-encoded text) to a sink. */
 extern void canon_write_string(CanonSink *sink, const char *str, int len);
 
+/*
+ * The canonical text of one value in the server encoding, its length in
+ * *len: what kidx_canonical() gives for that value as a document (a
+ * refused number inside a container is named by its path in it).
+ */
+extern char *canon_value_text(JsonbValue *value, int *len);
+
 /* Finish a digest sink and return the digest. */
 extern void canon_sink_finish(CanonSink *sink, KidxDigest *result);
 
