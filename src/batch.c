@@ -33,10 +33,13 @@
  */
 #include "postgres.h"
 
+#include "access/htup_details.h"
 #include "access/xact.h"
+#include "catalog/namespace.h"
 #include "catalog/pg_operator_d.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
+#include "funcapi.h"
 #include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -77,6 +80,7 @@ typedef struct BatchKey
 	KidxDigest	key;
 	int			res[3];			/* protocol, workload, environment */
 	int64		ord;
+	bool		existing;		/* stored before this statement */
 } BatchKey;
 
 /* Hash entries: a digest to an index. */
@@ -262,6 +266,7 @@ add_key(Batch *b, const RunParts *parts, int64 ord)
 		k->res[1] = add_resource(b, RR_WORKLOAD, &parts->ref[RR_WORKLOAD], NULL, ord);
 		k->res[2] = add_resource(b, RR_ENVIRONMENT, &parts->ref[RR_ENVIRONMENT], NULL, ord);
 		k->ord = ord;
+		k->existing = true;
 	}
 	return e->index;
 }
@@ -310,38 +315,49 @@ begin_runs(Batch *b)
 		(slot)->tts_isnull[(col) - 1] = false; \
 	} while (0)
 
+/* Intern what a run refers to; see batch.h. */
+void
+batch_refs(Batch *b, const RunParts *parts, int template, int64 ord, BatchRefs *refs)
+{
+	MemoryContext old = MemoryContextSwitchTo(b->cxt);
+	int			i;
+
+	refs->key = add_key(b, parts, ord);
+	refs->implementation = add_resource(b, RR_IMPLEMENTATION, &parts->ref[RR_IMPLEMENTATION],
+										NULL, ord);
+	refs->template = template;
+	refs->labels = dict_labels(b->dicts, parts->labels);
+	for (i = 0; i < RT_N; i++)
+		refs->text[i] = dict_text(b->dicts, run_text_dict[i], parts->text[i]);
+	MemoryContextSwitchTo(old);
+}
+
 /* Add a run; see batch.h. */
 void
-batch_run(Batch *b, const RunParts *parts, int template, const KidxDigest *digest,
+batch_run(Batch *b, const BatchRefs *refs, const RunParts *parts, const KidxDigest *digest,
 		  int64 ord)
 {
 	TupleTableSlot *slot;
 	MemoryContext old = MemoryContextSwitchTo(b->cxt);
 	const RunValues *rv = &parts->values;
-	KidxDigest *key;
 	pg_uuid_t  *ext;
 	int			i;
 
 	if (b->runs == NULL)
 		begin_runs(b);
-	i = add_key(b, parts, ord);
-	key = &b->keys[i].key;		/* after add_key, which may move b->keys */
-	i = add_resource(b, RR_IMPLEMENTATION, &parts->ref[RR_IMPLEMENTATION], NULL, ord);
-
 	slot = b->run_slot;
 	ExecClearTuple(slot);
 	memset(slot->tts_isnull, true, sizeof(bool) * BC_NATTS);
-	SET_COLUMN(slot, BC_KEY, PointerGetDatum(key));
+	SET_COLUMN(slot, BC_KEY, PointerGetDatum(&b->keys[refs->key].key));
 	SET_COLUMN(slot, BC_DIGEST, PointerGetDatum(digest));
 	SET_COLUMN(slot, BC_ORD, Int64GetDatum(ord));
-	SET_COLUMN(slot, BC_IMPLEMENTATION, Int32GetDatum(i));
-	SET_COLUMN(slot, BC_TEMPLATE, Int32GetDatum(template));
-	if (parts->labels != NULL)
-		SET_COLUMN(slot, BC_LABELS, Int32GetDatum(dict_labels(b->dicts, parts->labels)));
+	SET_COLUMN(slot, BC_IMPLEMENTATION, Int32GetDatum(refs->implementation));
+	SET_COLUMN(slot, BC_TEMPLATE, Int32GetDatum(refs->template));
+	if (refs->labels >= 0)
+		SET_COLUMN(slot, BC_LABELS, Int32GetDatum(refs->labels));
 	for (i = 0; i < RT_N; i++)
-		if (parts->text[i] != NULL)
-			SET_COLUMN(slot, BC_TEXT0 + i,
-					   Int32GetDatum(dict_text(b->dicts, run_text_dict[i], parts->text[i])));
+		if (refs->text[i] >= 0)
+			SET_COLUMN(slot, BC_TEXT0 + i, Int32GetDatum(refs->text[i]));
 	SET_COLUMN(slot, BC_OBSERVED_AT, TimestampTzGetDatum(rv->observed_at));
 	MemoryContextSwitchTo(b->tmp);
 	for (i = 0; i < RV_N; i++)
@@ -489,6 +505,7 @@ store_keys(Batch *b)
 	Datum	   *ids[3];
 	Oid			types[4] = {kidx_digest_array_type(), INT4ARRAYOID, INT4ARRAYOID, INT4ARRAYOID};
 	Datum		args[4];
+	uint64		r;
 	int			i;
 	int			j;
 
@@ -509,8 +526,22 @@ store_keys(Batch *b)
 	kidx_spi_execute("INSERT INTO kernelindex.comparability_keys AS t (key, protocol_id, workload_id, environment_id)"
 					 " SELECT u.k, u.p, u.w, u.e FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2),"
 					 " pg_catalog.unnest($3), pg_catalog.unnest($4)) AS u(k, p, w, e)"
-					 " ORDER BY u.k ON CONFLICT DO NOTHING",
+					 " ORDER BY u.k ON CONFLICT DO NOTHING RETURNING t.key",
 					 4, types, args, NULL, false, 0);
+
+	/* The keys this statement stored have no runs but this statement's. */
+	for (r = 0; r < SPI_processed; r++)
+	{
+		bool		isnull;
+		DigestEntry *e = hash_search(b->key_hash,
+									 DatumGetPointer(SPI_getbinval(SPI_tuptable->vals[r],
+																   SPI_tuptable->tupdesc, 1, &isnull)),
+									 HASH_FIND, NULL);
+
+		if (e != NULL)
+			b->keys[e->index].existing = false;
+	}
+	SPI_freetuptable(SPI_tuptable);
 }
 
 /* ----------------------------------------------------------------
@@ -529,22 +560,37 @@ typedef struct ExternalEntry
 	TimestampTz observed_at;
 } ExternalEntry;
 
-/* The runs of one INSERT, column by column. */
-typedef struct RunsWriter
+/*
+ * Runs buffered for one INSERT: rows of kernelindex.runs, formed in C, that
+ * the INSERT reads as one array (INSERT ... SELECT u.* FROM unnest($1) u).
+ * Runs of comparability keys this statement stored first go in without ON
+ * CONFLICT: no other transaction can have stored a run of such a key (it
+ * would have stored the key first, and this statement would have waited
+ * for it), nor this one.  Runs of keys stored before go in with ON CONFLICT
+ * (comparability_key, digest) DO NOTHING, in a subtransaction, so that a run
+ * with the externalId of a stored run is refused naming both.
+ */
+typedef struct RunsBuffer
 {
-	MemoryContext cxt;			/* the buffered values; reset per chunk */
 	SPIPlanPtr	plan;
-	Oid			type[RC_N];
-	int16		typlen[RC_N];
-	bool		typbyval[RC_N];
-	char		typalign[RC_N];
-	Datum	   *values[RC_N];
-	bool	   *nulls[RC_N];
-	int64	   *ords;			/* of the buffered runs, for messages */
+	bool		existing;		/* runs of keys stored before */
+	Datum	   *rows;			/* composite datums of runs rows */
+	int64	   *ords;			/* for messages */
 	int		   *templates;		/* the batch's template numbers */
 	int		   *texts;			/* the batch's externalId strings */
 	int			n;
-	int			cap;
+} RunsBuffer;
+
+typedef struct RunsWriter
+{
+	MemoryContext cxt;			/* the buffered rows; reset per INSERT */
+	TupleDesc	desc;			/* of kernelindex.runs */
+	Oid			rowtype;
+	AttrNumber	att[RC_N];
+	Datum	   *values;			/* a row being formed, by attribute */
+	bool	   *nulls;
+	RunsBuffer	buf[2];			/* new keys, keys stored before */
+	int			cap;			/* runs per INSERT */
 	int64		stored;
 	HTAB	   *externals;		/* of the key being written */
 } RunsWriter;
@@ -580,63 +626,62 @@ external_collision(int64 ord, const KidxDigest *mine, const char *theirs_where,
 			 errhint("Two different runs of one source cannot share an externalId; nothing was stored.")));
 }
 
-/* Set up the INSERT the runs go through. */
+/* Set up the INSERTs the runs go through. */
 static void
 writer_open(RunsWriter *w, Batch *b)
 {
-	StringInfoData sql;
-	Oid			argtypes[RC_N];
-	int			i;
+	Oid			relid = get_relname_relid("runs", get_namespace_oid("kernelindex", false));
+	Oid			argtypes[1];
+	int			k;
 
 	memset(w, 0, sizeof(*w));
 	w->cap = (int) Min(b->nruns, BATCH_CHUNK);
 	w->cxt = AllocSetContextCreate(b->cxt, "kernelindex runs to write",
 								   ALLOCSET_DEFAULT_SIZES);
-	for (i = 0; i < RC_N; i++)
+	w->rowtype = get_rel_type_id(relid);
+	w->desc = lookup_rowtype_tupdesc_copy(w->rowtype, -1);
+	run_column_attnums(w->desc, w->att);
+	w->values = MemoryContextAlloc(b->cxt, sizeof(Datum) * w->desc->natts);
+	w->nulls = MemoryContextAlloc(b->cxt, sizeof(bool) * w->desc->natts);
+	argtypes[0] = get_array_type(w->rowtype);
+	for (k = 0; k < 2; k++)
 	{
-		w->type[i] = run_column_type(run_column[i].type);
-		argtypes[i] = get_array_type(w->type[i]);
-		get_typlenbyvalalign(w->type[i], &w->typlen[i], &w->typbyval[i], &w->typalign[i]);
-		w->values[i] = MemoryContextAlloc(b->cxt, sizeof(Datum) * w->cap);
-		w->nulls[i] = MemoryContextAlloc(b->cxt, sizeof(bool) * w->cap);
+		RunsBuffer *buf = &w->buf[k];
+		const char *sql = k == 0 ?
+		"INSERT INTO kernelindex.runs SELECT u.* FROM pg_catalog.unnest($1) AS u" :
+		"INSERT INTO kernelindex.runs SELECT u.* FROM pg_catalog.unnest($1) AS u"
+		" ON CONFLICT (comparability_key, digest) DO NOTHING";
+
+		buf->existing = k == 1;
+		buf->rows = MemoryContextAlloc(b->cxt, sizeof(Datum) * w->cap);
+		buf->ords = MemoryContextAlloc(b->cxt, sizeof(int64) * w->cap);
+		buf->templates = MemoryContextAlloc(b->cxt, sizeof(int) * w->cap);
+		buf->texts = MemoryContextAlloc(b->cxt, sizeof(int) * w->cap);
+		buf->plan = SPI_prepare(sql, 1, argtypes);
+		if (buf->plan == NULL)
+			elog(ERROR, "SPI_prepare failed (%s) on: %s", SPI_result_code_string(SPI_result), sql);
 	}
-	w->ords = MemoryContextAlloc(b->cxt, sizeof(int64) * w->cap);
-	w->templates = MemoryContextAlloc(b->cxt, sizeof(int) * w->cap);
-	w->texts = MemoryContextAlloc(b->cxt, sizeof(int) * w->cap);
-	initStringInfo(&sql);
-	appendStringInfoString(&sql, "INSERT INTO kernelindex.runs AS t (");
-	for (i = 0; i < RC_N; i++)
-		appendStringInfo(&sql, "%s%s", i ? ", " : "", run_column[i].name);
-	appendStringInfoString(&sql, ") SELECT u.* FROM ROWS FROM (");
-	for (i = 0; i < RC_N; i++)
-		appendStringInfo(&sql, "%spg_catalog.unnest($%d)", i ? ", " : "", i + 1);
-	appendStringInfoString(&sql, ") AS u ON CONFLICT (comparability_key, digest) DO NOTHING");
-	w->plan = SPI_prepare(sql.data, RC_N, argtypes);
-	if (w->plan == NULL)
-		elog(ERROR, "SPI_prepare failed (%s) on: %s", SPI_result_code_string(SPI_result), sql.data);
 }
 
 /*
- * The run of the chunk that has the source and externalId of a stored run
- * of its key, and that run: looked for after the chunk's INSERT failed on
- * the unique index (comparability_key, external_key).  False if none is
- * seen (a run this snapshot cannot see).
+ * The run of a chunk that has the source and externalId of a stored run of
+ * its key, and that run: looked for after the chunk's INSERT failed on the
+ * unique index (comparability_key, external_key).  False if none is seen (a
+ * run this snapshot cannot see).
  */
 static bool
-find_stored_collision(RunsWriter *w, Datum *args, int *which, KidxDigest *theirs)
+find_stored_collision(RunsWriter *w, Datum rows, int *which, KidxDigest *theirs)
 {
-	Oid			types[3] = {get_array_type(w->type[RC_COMPARABILITY_KEY]),
-	UUIDARRAYOID, get_array_type(w->type[RC_DIGEST])};
-	Datum		a[3] = {args[RC_COMPARABILITY_KEY], args[RC_EXTERNAL_KEY], args[RC_DIGEST]};
+	Oid			types[1] = {get_array_type(w->rowtype)};
+	Datum		args[1] = {rows};
 	bool		isnull;
 
-	kidx_spi_execute(psprintf("SELECT u.i, r.digest FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2),"
-							  " pg_catalog.unnest($3)) WITH ORDINALITY AS u(k, e, d, i)"
-							  " JOIN kernelindex.runs AS r ON r.comparability_key OPERATOR(%s.=) u.k"
-							  " AND r.external_key OPERATOR(pg_catalog.=) u.e"
-							  " WHERE r.digest OPERATOR(%s.<>) u.d ORDER BY u.i LIMIT 1",
+	kidx_spi_execute(psprintf("SELECT u.ordinality, r.digest FROM pg_catalog.unnest($1) WITH ORDINALITY AS u"
+							  " JOIN kernelindex.runs AS r ON r.comparability_key OPERATOR(%s.=) u.comparability_key"
+							  " AND r.external_key OPERATOR(pg_catalog.=) u.external_key"
+							  " WHERE r.digest OPERATOR(%s.<>) u.digest ORDER BY u.ordinality LIMIT 1",
 							  kidx_extension_schema(), kidx_extension_schema()),
-					 3, types, a, NULL, true, 1);
+					 1, types, args, NULL, true, 1);
 	if (SPI_processed == 0)
 		return false;
 	*which = (int) DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull)) - 1;
@@ -645,69 +690,78 @@ find_stored_collision(RunsWriter *w, Datum *args, int *which, KidxDigest *theirs
 	return true;
 }
 
-/*
- * Write the buffered runs with one INSERT, in a subtransaction: when a run
- * has the externalId of a stored run (the unique index refuses it), the
- * statement fails naming both runs.
- */
+/* Refuse the chunk's run whose externalId a stored run of its key has. */
 static void
-writer_flush(RunsWriter *w, Batch *b)
+stored_collision(RunsWriter *w, Batch *b, RunsBuffer *buf, Datum rows, ErrorData *edata)
+{
+	int			which;
+	KidxDigest	theirs;
+
+	if (find_stored_collision(w, rows, &which, &theirs))
+	{
+		HeapTupleHeader row = DatumGetHeapTupleHeader(buf->rows[which]);
+		bool		isnull;
+
+		external_collision(buf->ords[which],
+						   (KidxDigest *) DatumGetPointer(GetAttributeByNum(row, w->att[RC_DIGEST], &isnull)),
+						   "stored", &theirs,
+						   external_id_of(b, buf->templates[which], buf->texts[which],
+										  DatumGetTimestampTz(GetAttributeByNum(row, w->att[RC_OBSERVED_AT],
+																				&isnull))));
+	}
+	ereport(ERROR,
+			(errcode(ERRCODE_UNIQUE_VIOLATION),
+			 errmsg("a run has the same source and externalId as a stored run of its comparability key"),
+			 edata->detail ? errdetail_internal("%s", edata->detail) :
+			 errdetail_internal("%s", edata->message),
+			 errhint("Two different runs of one source cannot share an externalId; nothing was stored.")));
+}
+
+/* Write a buffer's runs with one INSERT. */
+static void
+writer_flush(RunsWriter *w, Batch *b, RunsBuffer *buf)
 {
 	MemoryContext cxt = CurrentMemoryContext;
 	ResourceOwner owner = CurrentResourceOwner;
-	Datum		args[RC_N];
-	int			dims[1] = {w->n};
-	int			lbs[1] = {1};
-	int			i;
+	Datum		rows;
 
-	if (w->n == 0)
+	if (buf->n == 0)
 		return;
 	MemoryContextSwitchTo(w->cxt);
-	for (i = 0; i < RC_N; i++)
-		args[i] = PointerGetDatum(construct_md_array(w->values[i], w->nulls[i], 1, dims, lbs,
-													 w->type[i], w->typlen[i],
-													 w->typbyval[i], w->typalign[i]));
+	rows = PointerGetDatum(construct_array(buf->rows, buf->n, w->rowtype, -1, false, TYPALIGN_DOUBLE));
 	MemoryContextSwitchTo(cxt);
-	BeginInternalSubTransaction(NULL);
-	MemoryContextSwitchTo(cxt);
-	PG_TRY();
+	if (!buf->existing)
+		kidx_spi_execute_plan(buf->plan, &rows, NULL, false, 0);
+	else
 	{
-		kidx_spi_execute_plan(w->plan, args, NULL, false, 0);
-		w->stored += SPI_processed;
-		ReleaseCurrentSubTransaction();
+		BeginInternalSubTransaction(NULL);
 		MemoryContextSwitchTo(cxt);
-		CurrentResourceOwner = owner;
-	}
-	PG_CATCH();
-	{
-		ErrorData  *edata;
-		int			which;
-		KidxDigest	theirs;
+		PG_TRY();
+		{
+			kidx_spi_execute_plan(buf->plan, &rows, NULL, false, 0);
+			ReleaseCurrentSubTransaction();
+			MemoryContextSwitchTo(cxt);
+			CurrentResourceOwner = owner;
+		}
+		PG_CATCH();
+		{
+			ErrorData  *edata;
 
-		MemoryContextSwitchTo(cxt);
-		edata = CopyErrorData();
-		FlushErrorState();
-		RollbackAndReleaseCurrentSubTransaction();
-		MemoryContextSwitchTo(cxt);
-		CurrentResourceOwner = owner;
-		if (edata->sqlerrcode != ERRCODE_UNIQUE_VIOLATION)
-			ReThrowError(edata);
-		if (find_stored_collision(w, args, &which, &theirs))
-			external_collision(w->ords[which],
-							   (KidxDigest *) DatumGetPointer(w->values[RC_DIGEST][which]),
-							   "stored", &theirs,
-							   external_id_of(b, w->templates[which], w->texts[which],
-											  DatumGetTimestampTz(w->values[RC_OBSERVED_AT][which])));
-		ereport(ERROR,
-				(errcode(ERRCODE_UNIQUE_VIOLATION),
-				 errmsg("a run has the same source and externalId as a stored run of its comparability key"),
-				 edata->detail ? errdetail_internal("%s", edata->detail) :
-				 errdetail_internal("%s", edata->message),
-				 errhint("Two different runs of one source cannot share an externalId; nothing was stored.")));
+			MemoryContextSwitchTo(cxt);
+			edata = CopyErrorData();
+			FlushErrorState();
+			RollbackAndReleaseCurrentSubTransaction();
+			MemoryContextSwitchTo(cxt);
+			CurrentResourceOwner = owner;
+			if (edata->sqlerrcode != ERRCODE_UNIQUE_VIOLATION)
+				ReThrowError(edata);
+			stored_collision(w, b, buf, rows, edata);
+		}
+		PG_END_TRY();
 	}
-	PG_END_TRY();
+	w->stored += SPI_processed;
 	SPI_freetuptable(SPI_tuptable);
-	w->n = 0;
+	buf->n = 0;
 	MemoryContextReset(w->cxt);
 }
 
@@ -726,25 +780,25 @@ new_externals(Batch *b, HTAB *old)
 					   HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
 }
 
-/* Put a value into the writer's buffers (a copy in its context). */
+/* Set a column of the row being formed. */
 static void
 writer_set(RunsWriter *w, RunColumn col, bool isnull, Datum d)
 {
-	w->nulls[col][w->n] = isnull;
-	w->values[col][w->n] = isnull ? (Datum) 0 :
-		datumCopy(d, w->typbyval[col], w->typlen[col]);
+	w->nulls[w->att[col] - 1] = isnull;
+	w->values[w->att[col] - 1] = isnull ? (Datum) 0 : d;
 }
 
 /*
- * Buffer one sorted run for the next INSERT, with its references resolved
- * to ids; refuse one whose externalId an earlier run of its key in the
- * statement has.
+ * Buffer one sorted run for the next INSERT of its kind, with its
+ * references resolved to ids; refuse one whose externalId an earlier run of
+ * its key in the statement has.
  */
 static void
-writer_put(RunsWriter *w, Batch *b, TupleTableSlot *in)
+writer_put(RunsWriter *w, Batch *b, TupleTableSlot *in, BatchKey *key)
 {
 	Datum	   *v = in->tts_values;
 	bool	   *nulls = in->tts_isnull;
+	RunsBuffer *buf = &w->buf[key->existing ? 1 : 0];
 	MemoryContext old;
 	int			i;
 
@@ -767,11 +821,8 @@ writer_put(RunsWriter *w, Batch *b, TupleTableSlot *in)
 		e->observed_at = DatumGetTimestampTz(v[BC_OBSERVED_AT - 1]);
 	}
 
-	old = MemoryContextSwitchTo(w->cxt);
-	w->ords[w->n] = DatumGetInt64(v[BC_ORD - 1]);
-	w->templates[w->n] = DatumGetInt32(v[BC_TEMPLATE - 1]);
-	w->texts[w->n] = nulls[BC_TEXT0 - 1 + RT_EXTERNAL_ID] ? -1 :
-		DatumGetInt32(v[BC_TEXT0 - 1 + RT_EXTERNAL_ID]);
+	for (i = 0; i < w->desc->natts; i++)
+		w->nulls[i] = true;
 	writer_set(w, RC_COMPARABILITY_KEY, false, v[BC_KEY - 1]);
 	writer_set(w, RC_DIGEST, false, v[BC_DIGEST - 1]);
 	writer_set(w, RC_OBSERVED_AT, false, v[BC_OBSERVED_AT - 1]);
@@ -795,9 +846,19 @@ writer_put(RunsWriter *w, Batch *b, TupleTableSlot *in)
 	for (i = 0; i < RUN_NNATIVE; i++)
 		writer_set(w, RC_NATIVE0 + i, nulls[BC_NATIVE0 - 1 + i], v[BC_NATIVE0 - 1 + i]);
 	writer_set(w, RC_EXTERNAL_KEY, nulls[BC_EXTERNAL_KEY - 1], v[BC_EXTERNAL_KEY - 1]);
+
+	old = MemoryContextSwitchTo(w->cxt);
+	buf->rows[buf->n] = HeapTupleGetDatum(heap_form_tuple(w->desc, w->values, w->nulls));
 	MemoryContextSwitchTo(old);
-	if (++w->n == w->cap)
-		writer_flush(w, b);
+	buf->ords[buf->n] = DatumGetInt64(v[BC_ORD - 1]);
+	buf->templates[buf->n] = DatumGetInt32(v[BC_TEMPLATE - 1]);
+	buf->texts[buf->n] = nulls[BC_TEXT0 - 1 + RT_EXTERNAL_ID] ? -1 :
+		DatumGetInt32(v[BC_TEXT0 - 1 + RT_EXTERNAL_ID]);
+	if (++buf->n == w->cap)
+	{
+		writer_flush(w, b, &w->buf[0]);
+		writer_flush(w, b, &w->buf[1]);
+	}
 }
 
 /* Step 4: store the runs in key order; returns how many are new. */
@@ -809,6 +870,7 @@ store_runs(Batch *b)
 	KidxDigest	prev_key;
 	KidxDigest	prev_digest;
 	bool		have_prev = false;
+	BatchKey   *key = NULL;
 
 	if (b->nruns == 0)
 		return 0;
@@ -826,6 +888,11 @@ store_runs(Batch *b)
 		d = (KidxDigest *) DatumGetPointer(in->tts_values[BC_DIGEST - 1]);
 		if (!have_prev || memcmp(k, &prev_key, sizeof(KidxDigest)) != 0)
 		{
+			DigestEntry *e = hash_search(b->key_hash, k, HASH_FIND, NULL);
+
+			if (e == NULL)
+				elog(ERROR, "a run's comparability key is not in its batch");
+			key = &b->keys[e->index];
 			/* the externalIds of a key are checked while its runs are */
 			w.externals = new_externals(b, w.externals);
 			prev_key = *k;
@@ -834,10 +901,12 @@ store_runs(Batch *b)
 			continue;			/* the same run twice in one statement */
 		prev_digest = *d;
 		have_prev = true;
-		writer_put(&w, b, in);
+		writer_put(&w, b, in, key);
 	}
-	writer_flush(&w, b);
-	SPI_freeplan(w.plan);
+	writer_flush(&w, b, &w.buf[0]);
+	writer_flush(&w, b, &w.buf[1]);
+	SPI_freeplan(w.buf[0].plan);
+	SPI_freeplan(w.buf[1].plan);
 	MemoryContextDelete(w.cxt);
 	ExecDropSingleTupleTableSlot(in);
 	tuplesort_end(b->runs);

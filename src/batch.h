@@ -36,11 +36,33 @@ extern void batch_resource(Batch *b, RunRef kind, const KidxDigest *digest,
 extern int	batch_template(Batch *b, const RunTemplate *t, RunTemplate **interned);
 
 /*
- * A run, in parts whose template is the batch's template number template,
- * with its identity digest (which the caller has computed or checked).
- * Runs equal in digest are stored once.
+ * The batch's numbers of what a run refers to (its comparability key,
+ * implementation, template, label set and dictionary strings), interned
+ * once for any number of runs that share them.
  */
-extern void batch_run(Batch *b, const RunParts *parts, int template,
+typedef struct BatchRefs
+{
+	int			key;
+	int			implementation;
+	int			template;
+	int			labels;			/* -1: none */
+	int			text[RT_N];		/* -1: none */
+} BatchRefs;
+
+/*
+ * Intern what a run in these parts refers to; template is the batch's
+ * number of parts->template.  ord is the position of the document that
+ * brought it, for messages.
+ */
+extern void batch_refs(Batch *b, const RunParts *parts, int template, int64 ord,
+					   BatchRefs *refs);
+
+/*
+ * A run: what it refers to (refs, from batch_refs() of parts like these),
+ * its parts (for its values), its identity digest (which the caller has
+ * computed or checked).  Runs equal in digest are stored once.
+ */
+extern void batch_run(Batch *b, const BatchRefs *refs, const RunParts *parts,
 					  const KidxDigest *digest, int64 ord);
 
 /* Store the batch; returns the number of runs newly stored. */

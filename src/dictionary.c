@@ -32,44 +32,14 @@
 #include "canonical.h"
 #include "dictionary.h"
 #include "extension.h"
-
-/* The bytes that identify a value within a statement. */
-typedef struct DictKey
-{
-	const char *bytes;
-	int			len;
-} DictKey;
-
-/* One value of a statement. */
-typedef struct DictValue
-{
-	DictKey		key;
-	uint32		hash;			/* of the key, for simplehash */
-	int			index;			/* in the set's arrays */
-	char		status;			/* simplehash's */
-} DictValue;
-
-#define SH_PREFIX dictvals
-#define SH_ELEMENT_TYPE DictValue
-#define SH_KEY_TYPE DictKey
-#define SH_KEY key
-#define SH_HASH_KEY(tb, k) hash_bytes((const unsigned char *) (k).bytes, (k).len)
-#define SH_EQUAL(tb, a, b) ((a).len == (b).len && memcmp((a).bytes, (b).bytes, (a).len) == 0)
-#define SH_SCOPE static inline
-#define SH_STORE_HASH
-#define SH_GET_HASH(tb, a) (a)->hash
-#define SH_DECLARE
-#define SH_DEFINE
-#include "lib/simplehash.h"
+#include "intern.h"
 
 /* The values of one dictionary a statement brings. */
 typedef struct DictValues
 {
-	dictvals_hash *hash;
-	int			n;
-	int			cap;
-	DictKey    *keys;			/* the bytes, by index */
+	InternTable *keys;			/* the bytes that identify them */
 	void	  **values;			/* the value: char *, Jsonb * or RunTemplate * */
+	int			cap;
 	int32	   *ids;			/* once stored */
 } DictValues;
 
@@ -122,42 +92,32 @@ dict_set_create(MemoryContext cxt)
 
 	ds->cxt = cxt;
 	for (k = 0; k < DK_N; k++)
-		ds->d[k].hash = dictvals_create(cxt, 64, NULL);
+		ds->d[k].keys = intern_create(cxt);
 	return ds;
 }
 
 /*
- * The index of a value with these key bytes; a new one copies the bytes
- * (and *isnew says so, for the caller to keep its value).
+ * The index of a value with these key bytes; for a new one *isnew says so,
+ * and its value is the table's copy of the bytes until the caller sets it.
  */
 static int
 intern(DictSet *ds, DictKind kind, const char *bytes, int len, bool *isnew)
 {
 	DictValues *dv = &ds->d[kind];
-	DictKey		key = {bytes, len};
-	bool		found;
-	DictValue  *e = dictvals_insert(dv->hash, key, &found);
-	MemoryContext old;
+	int			i = intern_add(dv->keys, bytes, len, isnew);
 
-	*isnew = !found;
-	if (found)
-		return e->index;
-	old = MemoryContextSwitchTo(ds->cxt);
-	if (dv->n == dv->cap)
+	if (*isnew)
 	{
-		dv->cap = dv->cap ? dv->cap * 2 : 64;
-		dv->keys = dv->keys ? repalloc_huge(dv->keys, sizeof(DictKey) * dv->cap) :
-			palloc(sizeof(DictKey) * dv->cap);
-		dv->values = dv->values ? repalloc_huge(dv->values, sizeof(void *) * dv->cap) :
-			palloc(sizeof(void *) * dv->cap);
+		if (i == dv->cap)
+		{
+			dv->cap = dv->cap ? dv->cap * 2 : 64;
+			dv->values = dv->values ?
+				repalloc_huge(dv->values, sizeof(void *) * dv->cap) :
+				MemoryContextAlloc(ds->cxt, sizeof(void *) * dv->cap);
+		}
+		dv->values[i] = (void *) intern_bytes(dv->keys, i, NULL);
 	}
-	e->key.bytes = memcpy(palloc(len + 1), bytes, len);
-	((char *) e->key.bytes)[len] = '\0';
-	e->index = dv->n;
-	dv->keys[dv->n] = e->key;
-	dv->values[dv->n] = (void *) e->key.bytes;
-	MemoryContextSwitchTo(old);
-	return dv->n++;
+	return i;
 }
 
 /* The set's index of a string; see dictionary.h. */
@@ -224,6 +184,7 @@ dict_template(DictSet *ds, const RunTemplate *t, RunTemplate **interned)
 	bool		isnew;
 	int			i = intern(ds, DK_TEMPLATE, key->data, key->len, &isnew);
 	DictValues *dv = &ds->d[DK_TEMPLATE];
+
 
 	if (isnew)
 	{
@@ -316,7 +277,7 @@ static void
 store_dictionary(DictSet *ds, DictKind kind)
 {
 	DictValues *dv = &ds->d[kind];
-	int			n = dv->n;
+	int			n = intern_count(dv->keys);
 	bool		is_jsonb = kind == DK_LABELS || kind == DK_TEMPLATE;
 	Datum	   *hashes;
 	Datum	   *values;
@@ -373,7 +334,10 @@ store_dictionary(DictSet *ds, DictKind kind)
 		}
 		else
 		{
-			dict_hash_text(dv->keys[i].bytes, dv->keys[i].len, h);
+			int			len;
+			const char *bytes = intern_bytes(dv->keys, i, &len);
+
+			dict_hash_text(bytes, len, h);
 			values[i] = CStringGetTextDatum(dv->values[i]);
 		}
 		hashes[i] = UUIDPGetDatum(h);
@@ -460,7 +424,7 @@ dict_id(DictSet *ds, DictKind kind, int index)
 {
 	if (index < 0)
 		return 0;
-	Assert(ds->d[kind].ids != NULL && index < ds->d[kind].n);
+	Assert(ds->d[kind].ids != NULL && index < intern_count(ds->d[kind].keys));
 	return ds->d[kind].ids[index];
 }
 

@@ -184,6 +184,7 @@ add_run(DocState *ds, JsonbContainer *c, const char *path, int64 ord,
 {
 	RunDocPos	pos;
 	KidxDigest	again;
+	BatchRefs	refs;
 	int			t;
 
 	pos.ord = ord;
@@ -197,7 +198,8 @@ add_run(DocState *ds, JsonbContainer *c, const char *path, int64 ord,
 	if (memcmp(digest, &again, sizeof(KidxDigest)) != 0)
 		elog(ERROR, "the run layout does not reproduce the digest of document " INT64_FORMAT,
 			 ord);
-	batch_run(ds->batch, parts, t, digest, ord);
+	batch_refs(ds->batch, parts, t, ord, &refs);
+	batch_run(ds->batch, &refs, parts, digest, ord);
 }
 
 /* Is this the kind of a resource, and which? */

@@ -48,6 +48,7 @@
 #include "core/runfmt.h"
 #include "batch.h"
 #include "extension.h"
+#include "intern.h"
 #include "kernelindex.h"
 #include "liger.h"
 #include "liger_catalog.h"
@@ -74,16 +75,38 @@ enum
 	KR_CANON = KR_WRITTEN + 3, KR_NATTS = KR_CANON + 2
 };
 
+/*
+ * How a group's runs are held (the template's rules and the dictionary
+ * strings their names and externalIds come from), for the runs whose
+ * observedAt slug has one length: decided by the run layout for the first
+ * such run, and reused while the next runs' strings come out the same.
+ */
+typedef struct LigerForms
+{
+	RunTemplate *template;		/* the batch's; NULL: not decided yet */
+	const char *text[RT_N];		/* RT_NAME and RT_EXTERNAL_ID */
+	BatchRefs	refs;
+} LigerForms;
+
 /* A group of rows: its columns, and once resolved what its runs share. */
 typedef struct LigerGroup
 {
 	char	   *col[LR_NCOLUMNS + 1];	/* group columns; others NULL */
 	bool		memory;
 	int64		first_ord;
-	RunParts	parts;			/* the shared parts of its runs */
+	bool		resolved;
+	RunParts	parts;			/* what its runs share */
 	char	   *name_stem;		/* SPEC 7: liger-<parts slugged>- */
 	char	   *external_id_stem;	/* <kernel>/<pass>[/memory]/<provider>/... */
+	LigerForms	forms[2];		/* whole-second slugs, slugs with a fraction */
 } LigerGroup;
+
+/* A resource document of the statement, by the row columns it comes from. */
+typedef struct LigerResource
+{
+	KidxDigest	digest;
+	char	   *label;			/* a workload's label */
+} LigerResource;
 
 /* A bad row kept for kernelindex.rejected_rows. */
 typedef struct LigerBadRow
@@ -97,9 +120,8 @@ typedef struct LigerBadRow
 /* What the Liger path keeps for a statement. */
 typedef struct LigerState
 {
-	HTAB	   *group_keys;
+	InternTable *group_keys;	/* group columns -> group number */
 	LigerGroup **groups;
-	int			ngroups;
 	int			capgroups;
 	LigerConfigCache configs;
 	Tuplestorestate *rows;
@@ -109,23 +131,13 @@ typedef struct LigerState
 	int			nbad;
 	int			capbad;
 	StringInfoData key;
+	/* at the end of the statement */
+	LigerCatalog *catalog;
+	InternTable *res_keys[RR_N];	/* the columns a resource comes from */
+	LigerResource *res[RR_N];
+	int			capres[RR_N];
+	RunTemplate *kind[2];		/* the template of latency and memory runs */
 } LigerState;
-
-/* Hash entry: a group's key (its columns, length-prefixed) to its number. */
-typedef struct GroupEntry
-{
-	uint32		hash;
-	int			len;
-	char	   *bytes;
-	int			index;
-	struct GroupEntry *next;
-} GroupEntry;
-
-typedef struct GroupBucket
-{
-	uint32		hash;
-	GroupEntry *first;
-} GroupBucket;
 
 /* New Liger state for a statement, in cxt. */
 static LigerState *
@@ -133,14 +145,9 @@ liger_state(MemoryContext cxt)
 {
 	MemoryContext old = MemoryContextSwitchTo(cxt);
 	LigerState *ls = palloc0(sizeof(LigerState));
-	HASHCTL		ctl;
 	int			i;
 
-	ctl.keysize = sizeof(uint32);
-	ctl.entrysize = sizeof(GroupBucket);
-	ctl.hcxt = cxt;
-	ls->group_keys = hash_create("kernelindex Liger groups", 256, &ctl,
-								 HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	ls->group_keys = intern_create(cxt);
 	ls->configs.context = cxt;
 	ls->row_desc = CreateTemplateTupleDesc(KR_NATTS);
 	TupleDescInitEntry(ls->row_desc, KR_GROUP, "group", INT4OID, -1, 0);
@@ -155,12 +162,23 @@ liger_state(MemoryContext cxt)
 	ls->row_slot = MakeSingleTupleTableSlot(ls->row_desc, &TTSOpsMinimalTuple);
 	ls->rows = tuplestore_begin_heap(false, false, work_mem);
 	initStringInfo(&ls->key);
+	for (i = 0; i < RR_N; i++)
+		ls->res_keys[i] = intern_create(cxt);
 	MemoryContextSwitchTo(old);
 	return ls;
 }
 
-/* The key of a row's group (its group columns) into ls->key; its hash. */
-static uint32
+/* Append a string (NULL distinct from empty) to a key being built. */
+static void
+key_append(StringInfo key, const char *s, int len)
+{
+	appendBinaryStringInfo(key, (char *) &len, sizeof(len));
+	if (len > 0)
+		appendBinaryStringInfo(key, s, len);
+}
+
+/* The key of a row's group (its group columns) into ls->key. */
+static void
 group_key(LigerState *ls, Datum *values, bool *nulls)
 {
 	int			i;
@@ -169,57 +187,30 @@ group_key(LigerState *ls, Datum *values, bool *nulls)
 	for (i = 0; i < NGROUP_COLUMNS; i++)
 	{
 		int			c = group_columns[i] - 1;
-		int32		len = -1;
-		struct varlena *t = NULL;
+		struct varlena *t;
 
-		if (!nulls[c])
+		if (nulls[c])
 		{
-			t = PG_DETOAST_DATUM_PACKED(values[c]);
-			len = VARSIZE_ANY_EXHDR(t);
+			key_append(&ls->key, NULL, -1);
+			continue;
 		}
-		appendBinaryStringInfo(&ls->key, (char *) &len, sizeof(len));
-		if (t != NULL)
-			appendBinaryStringInfo(&ls->key, VARDATA_ANY(t), len);
+		t = PG_DETOAST_DATUM_PACKED(values[c]);
+		key_append(&ls->key, VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
 	}
-	return hash_bytes((const unsigned char *) ls->key.data, ls->key.len);
-}
-
-/* The number of the group whose key is in ls->key, or -1. */
-static int
-find_group(LigerState *ls, uint32 h)
-{
-	GroupBucket *bucket = hash_search(ls->group_keys, &h, HASH_FIND, NULL);
-	GroupEntry *e;
-
-	for (e = bucket ? bucket->first : NULL; e != NULL; e = e->next)
-		if (e->len == ls->key.len && memcmp(e->bytes, ls->key.data, e->len) == 0)
-			return e->index;
-	return -1;
 }
 
 /* Add the group whose key is in ls->key (a good row's columns v). */
 static int
-add_group(LigerState *ls, MemoryContext cxt, uint32 h, char **v, int64 ord)
+add_group(LigerState *ls, MemoryContext cxt, char **v, int64 ord)
 {
-	bool		found;
-	GroupBucket *bucket;
-	GroupEntry *e;
+	bool		isnew;
+	int			n = intern_add(ls->group_keys, ls->key.data, ls->key.len, &isnew);
 	LigerGroup *g;
 	MemoryContext old = MemoryContextSwitchTo(cxt);
 	int			i;
 
-	bucket = hash_search(ls->group_keys, &h, HASH_ENTER, &found);
-	if (!found)
-		bucket->first = NULL;
-	e = palloc(sizeof(GroupEntry));
-	e->hash = h;
-	e->len = ls->key.len;
-	e->bytes = palloc(e->len);
-	memcpy(e->bytes, ls->key.data, e->len);
-	e->index = ls->ngroups;
-	e->next = bucket->first;
-	bucket->first = e;
-	if (ls->ngroups == ls->capgroups)
+	Assert(isnew);
+	if (n == ls->capgroups)
 	{
 		ls->capgroups = ls->capgroups ? ls->capgroups * 2 : 64;
 		ls->groups = ls->groups ? repalloc_huge(ls->groups, sizeof(LigerGroup *) * ls->capgroups) :
@@ -230,9 +221,9 @@ add_group(LigerState *ls, MemoryContext cxt, uint32 h, char **v, int64 ord)
 		g->col[group_columns[i]] = v[group_columns[i]] ? pstrdup(v[group_columns[i]]) : NULL;
 	g->memory = strcmp(v[LR_METRIC_NAME], "memory") == 0;
 	g->first_ord = ord;
-	ls->groups[ls->ngroups] = g;
+	ls->groups[n] = g;
 	MemoryContextSwitchTo(old);
-	return ls->ngroups++;
+	return n;
 }
 
 /* Fail the statement on a bad row. */
@@ -299,7 +290,6 @@ kidx_liger_row(PG_FUNCTION_ARGS)
 	LigerMeasures m;
 	TupleTableSlot *slot;
 	MemoryContext old;
-	uint32		h;
 	int			g;
 	int			i;
 
@@ -314,8 +304,8 @@ kidx_liger_row(PG_FUNCTION_ARGS)
 	 * A row of a group already met has good group columns: only its values
 	 * and timestamp are checked.  Any other row is checked whole.
 	 */
-	h = group_key(ls, values, nulls);
-	g = find_group(ls, h);
+	group_key(ls, values, nulls);
+	g = intern_find(ls->group_keys, ls->key.data, ls->key.len);
 	memset(v, 0, sizeof(v));
 	if (g >= 0)
 	{
@@ -357,7 +347,7 @@ kidx_liger_row(PG_FUNCTION_ARGS)
 		return PointerGetDatum(td->tg_trigtuple);
 	}
 	if (g < 0)
-		g = add_group(ls, st->cxt, h, v, st->rows);
+		g = add_group(ls, st->cxt, v, st->rows);
 
 	slot = ls->row_slot;
 	ExecClearTuple(slot);
@@ -416,83 +406,209 @@ row_strings(LigerGroup *g, TimestampTz at, char **name, char **external_id)
 }
 
 /*
- * Step 1 and 2: a group's resources and the parts its runs share, from the
- * catalogs and its first row's run as a document.
+ * A resource document of the statement, built from the catalogs the first
+ * time its columns (key) are met, and handed to the batch.
  */
-static void
-resolve_group(BatchStatement *st, const LigerCatalog *cat, LigerGroup *g,
-			  TupleTableSlot *first)
+static LigerResource *
+group_resource(BatchStatement *st, LigerState *ls, LigerGroup *g, RunRef kind)
 {
-	const char *kernel = g->col[LR_KERNEL_NAME];
-	const char *provider = g->col[LR_KERNEL_PROVIDER];
-	const char *pass = g->col[LR_OPERATION_MODE];
-	const char *gpu = g->col[LR_GPU_NAME];
-	const char *version = g->col[LR_LIGER_VERSION];
-	const char *part = g->memory ? "/memory" : "";
-	const char *dot = pg_any_to_server(" \xc2\xb7 ", 4, PG_UTF8);	/* " · " */
-	Jsonb	   *doc[RR_N];
-	char	   *label;
+	StringInfoData key;
+	static const int columns[RR_N][5] = {
+		[RR_PROTOCOL] = {LR_METRIC_NAME, LR_OPERATION_MODE},
+		[RR_WORKLOAD] = {LR_KERNEL_NAME, LR_X_NAME, LR_X_LABEL, LR_X_VALUE, LR_EXTRA_CONFIG},
+		[RR_ENVIRONMENT] = {LR_GPU_NAME},
+		[RR_IMPLEMENTATION] = {LR_KERNEL_NAME, LR_KERNEL_PROVIDER},
+	};
+	bool		isnew;
+	int			n;
+	int			c;
+	LigerResource *r;
+	Jsonb	   *doc = NULL;
+
+	initStringInfo(&key);
+	for (c = 0; c < 5 && columns[kind][c] != 0; c++)
+	{
+		const char *v = g->col[columns[kind][c]];
+
+		key_append(&key, v, v ? strlen(v) : -1);
+	}
+	n = intern_add(ls->res_keys[kind], key.data, key.len, &isnew);
+	pfree(key.data);
+	if (!isnew)
+		return &ls->res[kind][n];
+	if (n == ls->capres[kind])
+	{
+		ls->capres[kind] = ls->capres[kind] ? ls->capres[kind] * 2 : 64;
+		ls->res[kind] = ls->res[kind] ?
+			repalloc_huge(ls->res[kind], sizeof(LigerResource) * ls->capres[kind]) :
+			palloc(sizeof(LigerResource) * ls->capres[kind]);
+	}
+	r = &ls->res[kind][n];
+	r->label = NULL;
+	switch (kind)
+	{
+		case RR_PROTOCOL:
+			doc = liger_protocol_document(ls->catalog, g->col[LR_METRIC_NAME], g->col[LR_OPERATION_MODE]);
+			break;
+		case RR_WORKLOAD:
+			doc = liger_workload_document(ls->catalog, g->col[LR_KERNEL_NAME], g->col[LR_X_NAME],
+										  g->col[LR_X_LABEL], g->col[LR_X_VALUE],
+										  g->col[LR_EXTRA_CONFIG], &r->label);
+			break;
+		case RR_ENVIRONMENT:
+			doc = liger_environment_document(ls->catalog, g->col[LR_GPU_NAME]);
+			break;
+		case RR_IMPLEMENTATION:
+			doc = liger_implementation_document(ls->catalog, g->col[LR_KERNEL_NAME],
+												g->col[LR_KERNEL_PROVIDER]);
+			break;
+		case RR_N:
+			break;
+	}
+	kidx_jsonb_resource_digest(doc, &r->digest);
+	batch_resource(st->batch, kind, &r->digest, doc, g->first_ord);
+	return r;
+}
+
+/* Liger's label set: {"liger_version": <version>}, or {} without one. */
+static Jsonb *
+liger_labels(const char *version)
+{
+	JsonbParseState *ps = NULL;
+	JsonbValue	v;
+
+	pushJsonbValue(&ps, WJB_BEGIN_OBJECT, NULL);
+	if (version != NULL && version[0] != '\0')
+	{
+		v.type = jbvString;
+		v.val.string.val = "liger_version";
+		v.val.string.len = strlen(v.val.string.val);
+		pushJsonbValue(&ps, WJB_KEY, &v);
+		v.val.string.val = (char *) version;
+		v.val.string.len = strlen(version);
+		pushJsonbValue(&ps, WJB_VALUE, &v);
+	}
+	return JsonbValueToJsonb(pushJsonbValue(&ps, WJB_END_OBJECT, NULL));
+}
+
+/*
+ * The template of Liger's latency or memory runs: the run layout writes the
+ * document of the first such run (run_model) and splits it, exactly as a
+ * document coming in would be; that run's digest is checked against its
+ * document's.  What else its runs hold, the group gives (resolve_group).
+ */
+static RunTemplate *
+kind_template(BatchStatement *st, LigerState *ls, LigerGroup *g, const RunParts *parts,
+			  const char *name, const char *external_id)
+{
 	RunModel	m;
-	RunValues	rv;
+	RunParts	split;
 	RunDocPos	pos;
 	Jsonb	   *run;
 	KidxDigest	a,
 				b;
 	int			k;
 
-	doc[RR_PROTOCOL] = liger_protocol_document(cat, g->col[LR_METRIC_NAME], pass);
-	doc[RR_WORKLOAD] = liger_workload_document(cat, kernel, g->col[LR_X_NAME], g->col[LR_X_LABEL],
-											   g->col[LR_X_VALUE], g->col[LR_EXTRA_CONFIG], &label);
-	doc[RR_ENVIRONMENT] = liger_environment_document(cat, gpu);
-	doc[RR_IMPLEMENTATION] = liger_implementation_document(cat, kernel, provider);
-
+	if (ls->kind[g->memory] != NULL)
+		return ls->kind[g->memory];
 	memset(&m, 0, sizeof(m));
+	m.title = parts->text[RT_TITLE];
+	m.has_labels = true;
+	m.label_key = "liger_version";
+	m.label_value = g->col[LR_LIGER_VERSION] && g->col[LR_LIGER_VERSION][0] ?
+		g->col[LR_LIGER_VERSION] : NULL;
+	m.status = parts->text[RT_STATUS];
+	m.source = parts->text[RT_SOURCE];
+	m.benchmark = parts->text[RT_BENCHMARK];
+	m.name = name;
+	m.external_id = external_id;
+	m.observed_at = parts->values.observed_at;
+	m.memory = g->memory;
+	m.median = parts->values.v[g->memory ? RV_PEAK : RV_LATENCY];
+	m.p20 = parts->values.v[g->memory ? RV_PEAK_P20 : RV_LATENCY_P20];
+	m.p80 = parts->values.v[g->memory ? RV_PEAK_P80 : RV_LATENCY_P80];
+	m.primary_statistic = "median";
+	m.native_unit = g->memory ? "mb" : "ms";
+	for (k = 0; k < RUN_NNATIVE; k++)
+		m.native_text[k] = parts->values.native_text[k];
+	memcpy(m.ref, parts->ref, sizeof(m.ref));
+
+	run = run_model(&m);
+	pos.ord = g->first_ord;
+	pos.path = "$";
+	run_split(&run->root, &pos, &split);
+	batch_template(st->batch, split.template, &split.template);
+	split.values = parts->values;
+	kidx_jsonb_resource_digest(run, &a);
+	run_digest(&split, &b);
+	if (memcmp(&a, &b, sizeof(KidxDigest)) != 0)
+		elog(ERROR, "the run layout does not reproduce the digest of Liger row " INT64_FORMAT,
+			 g->first_ord);
+	if (split.labels == NULL || VARSIZE(split.labels) != VARSIZE(parts->labels) ||
+		memcmp(split.labels, parts->labels, VARSIZE(split.labels)) != 0)
+		elog(ERROR, "Liger's label set is not the run layout's");
+	ls->kind[g->memory] = split.template;
+	return split.template;
+}
+
+/*
+ * Step 1: a group's resources and what its runs share (SPEC section 7),
+ * from the catalogs; the documents of resources met before are not built
+ * again.
+ */
+static void
+resolve_group(BatchStatement *st, LigerState *ls, LigerGroup *g)
+{
+	const char *kernel = g->col[LR_KERNEL_NAME];
+	const char *provider = g->col[LR_KERNEL_PROVIDER];
+	const char *pass = g->col[LR_OPERATION_MODE];
+	const char *gpu = g->col[LR_GPU_NAME];
+	const char *part = g->memory ? "/memory" : "";
+	const char *dot = pg_any_to_server(" \xc2\xb7 ", 4, PG_UTF8);	/* " · " */
+	const char *label;
+	int			k;
+
+	memset(&g->parts, 0, sizeof(RunParts));
 	for (k = 0; k < RR_N; k++)
-	{
-		kidx_jsonb_resource_digest(doc[k], &m.ref[k]);
-		batch_resource(st->batch, k, &m.ref[k], doc[k], g->first_ord);
-	}
+		g->parts.ref[k] = group_resource(st, ls, g, k)->digest;
+	label = group_resource(st, ls, g, RR_WORKLOAD)->label;
+	g->parts.text[RT_TITLE] = psprintf("%s%s%s%s%s%s%s", liger_kernel_title(ls->catalog, kernel),
+									   dot, provider, dot, pass, g->memory ? dot : "",
+									   g->memory ? "memory" : "");
+	g->parts.text[RT_STATUS] = LIGER_STATUS;
+	g->parts.text[RT_SOURCE] = LIGER_SOURCE;
+	g->parts.text[RT_BENCHMARK] = psprintf("%s/%s%s", kernel, pass, part);
+	g->parts.labels = liger_labels(g->col[LR_LIGER_VERSION]);
 	g->name_stem = psprintf("liger-%s-%s%s-%s-%s-%s-", liger_slug(kernel), liger_slug(pass),
 							g->memory ? "-memory" : "", liger_slug(provider), liger_slug(gpu),
 							liger_slug(label));
 	g->external_id_stem = psprintf("%s/%s%s/%s/%s/%s/", kernel, pass, part, provider,
 								   liger_slug(gpu), label);
-
-	row_values(g, first, &rv);
-	m.title = psprintf("%s%s%s%s%s%s%s", liger_kernel_title(cat, kernel), dot, provider, dot, pass,
-					   g->memory ? dot : "", g->memory ? "memory" : "");
-	m.has_labels = true;
-	m.label_key = "liger_version";
-	m.label_value = version != NULL && version[0] != '\0' ? version : NULL;
-	m.status = LIGER_STATUS;
-	m.source = LIGER_SOURCE;
-	m.benchmark = psprintf("%s/%s%s", kernel, pass, part);
-	row_strings(g, rv.observed_at, (char **) &m.name, (char **) &m.external_id);
-	m.observed_at = rv.observed_at;
-	m.memory = g->memory;
-	m.median = rv.v[g->memory ? RV_PEAK : RV_LATENCY];
-	m.p20 = rv.v[g->memory ? RV_PEAK_P20 : RV_LATENCY_P20];
-	m.p80 = rv.v[g->memory ? RV_PEAK_P80 : RV_LATENCY_P80];
-	m.primary_statistic = "median";
-	m.native_unit = g->memory ? "mb" : "ms";
-	for (k = 0; k < RUN_NNATIVE; k++)
-		m.native_text[k] = rv.native_text[k];
-
-	/* The layout splits the first run's document; its digest is that run's. */
-	run = run_model(&m);
-	pos.ord = g->first_ord;
-	pos.path = "$";
-	run_split(&run->root, &pos, &g->parts);
-	batch_template(st->batch, g->parts.template, &g->parts.template);
-	g->parts.values = rv;
-	kidx_jsonb_resource_digest(run, &a);
-	run_digest(&g->parts, &b);
-	if (memcmp(&a, &b, sizeof(KidxDigest)) != 0)
-		elog(ERROR, "the run layout does not reproduce the digest of Liger row " INT64_FORMAT,
-			 g->first_ord);
+	g->resolved = true;
 }
 
-/* Step 1 to 3: every group resolved, every kept row's run to the batch. */
+/* Two strings equal, NULL being equal only to NULL. */
+static bool
+same_text(const char *a, const char *b)
+{
+	return (a == NULL && b == NULL) || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+/* Do a run's rules and strings equal the ones remembered? */
+static bool
+same_forms(const LigerForms *f, const RunParts *parts)
+{
+	const RunTemplate *t = parts->template;
+
+	return f->template != NULL && f->template->name_form == t->name_form &&
+		f->template->name_cut == t->name_cut &&
+		f->template->external_id_form == t->external_id_form &&
+		same_text(f->template->name_prefix, t->name_prefix) &&
+		same_text(f->text[RT_NAME], parts->text[RT_NAME]) &&
+		same_text(f->text[RT_EXTERNAL_ID], parts->text[RT_EXTERNAL_ID]);
+}
+
+/* Step 2 and 3: every kept row's run, from its group's parts, to the batch. */
 static void
 add_runs(BatchStatement *st, LigerState *ls)
 {
@@ -500,43 +616,56 @@ add_runs(BatchStatement *st, LigerState *ls)
 												 ALLOCSET_DEFAULT_SIZES);
 	TupleTableSlot *slot = ls->row_slot;
 	MemoryContext old = MemoryContextSwitchTo(st->cxt);
-	LigerCatalog *cat = liger_catalog_read();
-	bool	   *resolved = palloc0(sizeof(bool) * ls->ngroups);
 
+	ls->catalog = liger_catalog_read();
 	MemoryContextSwitchTo(old);
 	tuplestore_rescan(ls->rows);
 	while (tuplestore_gettupleslot(ls->rows, true, false, slot))
 	{
 		LigerGroup *g;
+		LigerForms *f;
 		RunParts	parts;
 		RunTemplate t;
 		char	   *name;
 		char	   *external_id;
 		KidxDigest	digest;
-		int			template;
+		int64		ord;
 
 		CHECK_FOR_INTERRUPTS();
 		slot_getallattrs(slot);
 		g = ls->groups[DatumGetInt32(slot->tts_values[KR_GROUP - 1])];
-		if (!resolved[DatumGetInt32(slot->tts_values[KR_GROUP - 1])])
-		{
-			old = MemoryContextSwitchTo(st->cxt);
-			resolve_group(st, cat, g, slot);
-			MemoryContextSwitchTo(old);
-			resolved[DatumGetInt32(slot->tts_values[KR_GROUP - 1])] = true;
-		}
-		old = MemoryContextSwitchTo(rowcxt);
+		ord = DatumGetInt64(slot->tts_values[KR_ORD - 1]);
+		old = MemoryContextSwitchTo(st->cxt);
+		if (!g->resolved)
+			resolve_group(st, ls, g);
+		MemoryContextSwitchTo(rowcxt);
+
+		/* The run: the group's parts and the row's values and strings. */
 		parts = g->parts;
-		t = *g->parts.template;
-		t.plan = NULL;
-		parts.template = &t;
 		row_values(g, slot, &parts.values);
 		row_strings(g, parts.values.observed_at, &name, &external_id);
+		MemoryContextSwitchTo(st->cxt);
+		t = *kind_template(st, ls, g, &parts, name, external_id);
+		MemoryContextSwitchTo(rowcxt);
+		t.plan = NULL;
+		parts.template = &t;
 		run_forms(&parts, name, external_id);
-		template = batch_template(st->batch, &t, &parts.template);
+
+		/* what it refers to: the group's, while its strings come out the same */
+		f = &g->forms[parts.values.observed_at % USECS_PER_SEC != 0];
+		if (!same_forms(f, &parts))
+		{
+			MemoryContextSwitchTo(st->cxt);
+			f->refs.template = batch_template(st->batch, &t, &f->template);
+			f->text[RT_NAME] = parts.text[RT_NAME] ? pstrdup(parts.text[RT_NAME]) : NULL;
+			f->text[RT_EXTERNAL_ID] = parts.text[RT_EXTERNAL_ID] ?
+				pstrdup(parts.text[RT_EXTERNAL_ID]) : NULL;
+			batch_refs(st->batch, &parts, f->refs.template, ord, &f->refs);
+			MemoryContextSwitchTo(rowcxt);
+		}
+		parts.template = f->template;
 		run_digest(&parts, &digest);
-		batch_run(st->batch, &parts, template, &digest,
-				  DatumGetInt64(slot->tts_values[KR_ORD - 1]));
+		batch_run(st->batch, &f->refs, &parts, &digest, ord);
 		MemoryContextSwitchTo(old);
 		MemoryContextReset(rowcxt);
 	}
@@ -616,7 +745,7 @@ kidx_liger_end(PG_FUNCTION_ARGS)
 	ls = (LigerState *) st->path;
 	if (ls->nbad > 0)
 		quarantine(ls);
-	if (ls->ngroups > 0)
+	if (intern_count(ls->group_keys) > 0)
 		add_runs(st, ls);
 	tuplestore_end(ls->rows);
 	batch_finish(st->batch);

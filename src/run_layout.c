@@ -43,6 +43,7 @@
 #include "utils/json.h"
 
 #include "canonical.h"
+#include "core/liger_label.h"
 #include "core/runfmt.h"
 #include "run_layout_int.h"
 
@@ -167,35 +168,21 @@ run_server_mblen(const unsigned char *s)
 
 /*
  * The slug of an externalId that names derive from (RNF_FROM_EXTERNAL_ID):
- * ASCII letters lowercased, every run of other characters one hyphen, no
- * hyphen at either end.
+ * ASCII letters lowercased, then Liger's slug rule (core/liger_label.c):
+ * every run of other characters one hyphen, no hyphen at either end.
  */
 char *
 run_id_slug(const char *s)
 {
 	size_t		len = strlen(s);
+	char	   *lowered = palloc(len + 1);
 	char	   *out = palloc(len + 1);
-	size_t		n = 0;
-	bool		gap = false;
 	size_t		i;
 
 	for (i = 0; i < len; i++)
-	{
-		char		c = s[i];
-
-		if (c >= 'A' && c <= 'Z')
-			c = c - 'A' + 'a';
-		if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
-		{
-			if (gap && n > 0)
-				out[n++] = '-';
-			gap = false;
-			out[n++] = c;
-		}
-		else
-			gap = true;
-	}
-	out[n] = '\0';
+		lowered[i] = (s[i] >= 'A' && s[i] <= 'Z') ? s[i] - 'A' + 'a' : s[i];
+	out[liger_slug_lowered(lowered, len, out)] = '\0';
+	pfree(lowered);
 	return out;
 }
 
