@@ -17,22 +17,22 @@
  *   Citus refuses to make one table of a chain of foreign keys between
  *   local tables a reference table, and the workers' copies of the tables
  *   (which CREATE EXTENSION made there) keep the original names.
- * - runs.series_id, checked per statement by triggers on one server, is a
- *   declared foreign key (series_id, comparability_key) -> run_series (id,
- *   comparability_key) on Citus, checked on every shard against its
- *   server's copy of run_series: Citus keeps no triggers on distributed
- *   tables unless citus.enable_unsafe_triggers is set, and a trigger on a
- *   shard may not query shards on other servers, as the guard of deletes
- *   (which reads runs) must.  The triggers runs_references_insert,
- *   runs_references_update, run_series_delete and run_series_truncate are
- *   dropped; run_series_update (series never change; it reads nothing)
- *   stays, on every copy of run_series.
- * - The views that find a series' latest or first run by one index probe
- *   per series (a LATERAL subquery Citus cannot push down), and the
- *   documents view and run_document()/run_bundle(), whose SQL Citus cannot
- *   plan with parameters or push down, get definitions with the same
- *   columns and the same rows that Citus can run: per comparability key and
- *   series on the shards, the rest on the coordinator.
+ * - What runs refer to (their comparability key, implementation and
+ *   dictionary values), checked per statement by triggers on one server, is
+ *   declared as foreign keys from runs to those reference tables on Citus,
+ *   checked on every shard against its server's copy: Citus keeps no
+ *   triggers on distributed tables unless citus.enable_unsafe_triggers is
+ *   set, and a trigger may not query shards on other servers, as the guards
+ *   of deletes (which read runs) must.  The triggers runs_references_insert,
+ *   runs_references_update and the guards of deletes and truncates are
+ *   dropped; the guards of updates (a dictionary value never changes; they
+ *   read nothing) stay, on every copy.
+ * - The views that rebuild documents (run_bundles, documents) and
+ *   run_document()/run_bundle(), whose C function Citus would push down to
+ *   the shards, get definitions with the same columns and rows that bring
+ *   the runs' rows to the coordinator, which rebuilds the documents there.
+ *   Every BI view runs as written: each pass is partitioned by
+ *   comparability key, so Citus runs it inside each shard.
  *
  * Everything happens in one transaction, and again on a second call only
  * where something is still to do.
@@ -46,9 +46,17 @@ SET client_min_messages = warning
 AS $distribute$
 DECLARE
 	reference_tables CONSTANT text[] := ARRAY[
-		'protocols', 'environments', 'workloads', 'implementations',
-		'comparability_keys', 'run_series',
+		'protocols', 'environments', 'workloads', 'implementations', 'comparability_keys',
+		'run_titles', 'run_statuses', 'run_sources', 'run_benchmarks', 'run_strings',
+		'run_labels', 'run_templates',
 		'gpus', 'kernels', 'providers', 'liger_passes', 'rejected_rows'];
+	-- the tables runs refer to, by which column
+	referenced CONSTANT text[] := ARRAY[
+		'comparability_key:comparability_keys:key', 'implementation_id:implementations:id',
+		'template_id:run_templates:id', 'labels_id:run_labels:id', 'title_id:run_titles:id',
+		'status_id:run_statuses:id', 'source_id:run_sources:id', 'benchmark_id:run_benchmarks:id',
+		'name_id:run_strings:id', 'external_id_id:run_strings:id'];
+	r text;
 	t text;
 	fk record;
 	fks text[] := '{}';
@@ -93,9 +101,7 @@ BEGIN
 	 */
 	SELECT pg_catalog.string_agg(o.name, ', ') INTO strangers
 	FROM pg_catalog.unnest(ARRAY[
-		'pg_class:kernelindex.series_latest', 'pg_class:kernelindex.latest_runs',
-		'pg_class:kernelindex.series_reference', 'pg_class:kernelindex.releases',
-		'pg_class:kernelindex.documents',
+		'pg_class:kernelindex.run_bundles', 'pg_class:kernelindex.documents',
 		'pg_proc:kernelindex.run_document(@extschema@.kidx_digest)',
 		'pg_proc:kernelindex.run_bundle(@extschema@.kidx_digest)']) AS x,
 		LATERAL (SELECT pg_catalog.split_part(x, ':', 1) AS catalog,
@@ -137,13 +143,16 @@ BEGIN
 	END LOOP;
 
 	/* ... with the triggers whose checks a declared foreign key takes over. */
-	IF NOT EXISTS (SELECT FROM pg_catalog.pg_dist_partition p
-				   WHERE p.logicalrelid OPERATOR(pg_catalog.=) 'kernelindex.run_series'::regclass) THEN
-		DROP TRIGGER IF EXISTS run_series_delete ON kernelindex.run_series;
-		DROP TRIGGER IF EXISTS run_series_truncate ON kernelindex.run_series;
-	END IF;
+	FOREACH r IN ARRAY referenced LOOP
+		t := pg_catalog.split_part(r, ':', 2);
+		IF NOT EXISTS (SELECT FROM pg_catalog.pg_dist_partition p
+					   WHERE p.logicalrelid OPERATOR(pg_catalog.=) pg_catalog.format('kernelindex.%I', t)::regclass) THEN
+			EXECUTE pg_catalog.format('DROP TRIGGER IF EXISTS %I ON kernelindex.%I', t || '_delete', t);
+			EXECUTE pg_catalog.format('DROP TRIGGER IF EXISTS %I ON kernelindex.%I', t || '_truncate', t);
+		END IF;
+	END LOOP;
 
-	/* 2. The resources, what series share, the catalogs: reference tables. */
+	/* 2. The resources, the keys, the dictionaries, the catalogs: reference tables. */
 	FOREACH t IN ARRAY reference_tables LOOP
 		IF NOT EXISTS (SELECT FROM pg_catalog.pg_dist_partition p
 					   WHERE p.logicalrelid OPERATOR(pg_catalog.=) pg_catalog.format('kernelindex.%I', t)::regclass) THEN
@@ -156,13 +165,6 @@ BEGIN
 	FOREACH t IN ARRAY fks LOOP
 		EXECUTE t;
 	END LOOP;
-	IF NOT EXISTS (SELECT FROM pg_catalog.pg_constraint c
-				   WHERE c.conrelid OPERATOR(pg_catalog.=) 'kernelindex.run_series'::regclass
-					 AND c.conname OPERATOR(pg_catalog.=) 'run_series_id_comparability_key') THEN
-		ALTER TABLE kernelindex.run_series
-			ADD CONSTRAINT run_series_id_comparability_key UNIQUE (id, comparability_key);
-	END IF;
-
 	/* 4. Runs, by comparability key; what they name is a foreign key. */
 	IF NOT EXISTS (SELECT FROM pg_catalog.pg_dist_partition p
 				   WHERE p.logicalrelid OPERATOR(pg_catalog.=) 'kernelindex.runs'::regclass) THEN
@@ -171,116 +173,40 @@ BEGIN
 		PERFORM pg_catalog.create_distributed_table('kernelindex.runs'::regclass, 'comparability_key');
 		PERFORM pg_catalog.truncate_local_data_after_distributing_table('kernelindex.runs'::regclass);
 	END IF;
-	IF NOT EXISTS (SELECT FROM pg_catalog.pg_constraint c
-				   WHERE c.conrelid OPERATOR(pg_catalog.=) 'kernelindex.runs'::regclass
-					 AND c.conname OPERATOR(pg_catalog.=) 'runs_series_id_fkey') THEN
-		ALTER TABLE kernelindex.runs ADD CONSTRAINT runs_series_id_fkey
-			FOREIGN KEY (series_id, comparability_key) REFERENCES kernelindex.run_series (id, comparability_key);
-		COMMENT ON CONSTRAINT runs_series_id_fkey ON kernelindex.runs IS
-		'on Citus: a run''s series exists and has the run''s comparability key (what runs_references_check() checks on one server)';
-	END IF;
+	FOREACH r IN ARRAY referenced LOOP
+		IF NOT EXISTS (SELECT FROM pg_catalog.pg_constraint c
+					   WHERE c.conrelid OPERATOR(pg_catalog.=) 'kernelindex.runs'::regclass
+						 AND c.conname OPERATOR(pg_catalog.=) 'runs_' || pg_catalog.split_part(r, ':', 1) || '_fkey') THEN
+			EXECUTE pg_catalog.format('ALTER TABLE kernelindex.runs ADD CONSTRAINT %I FOREIGN KEY (%I) REFERENCES kernelindex.%I (%I)',
+				'runs_' || pg_catalog.split_part(r, ':', 1) || '_fkey', pg_catalog.split_part(r, ':', 1),
+				pg_catalog.split_part(r, ':', 2), pg_catalog.split_part(r, ':', 3));
+			EXECUTE pg_catalog.format('COMMENT ON CONSTRAINT %I ON kernelindex.runs IS %L',
+				'runs_' || pg_catalog.split_part(r, ':', 1) || '_fkey',
+				'on Citus: what runs_references_check() checks on one server');
+		END IF;
+	END LOOP;
 
 	PERFORM pg_catalog.set_config('citus.enable_unsafe_triggers', unsafe_triggers, true);
 
 	/*
-	 * 5. Views and functions Citus can run, with the same columns and rows.
-	 * The latest (or first) run of each series: per comparability key and
-	 * series on the shards instead of one index probe per series; what is
-	 * built on it runs on the coordinator over those rows (MATERIALIZED).
+	 * 5. Documents out: the runs' rows come to the coordinator, which rebuilds
+	 * the documents from its copies of the reference tables (the C function,
+	 * pushed down to the shards, would read the reference tables there
+	 * outside the coordinator's transaction).
 	 */
-	CREATE OR REPLACE VIEW kernelindex.series_latest AS
-	SELECT DISTINCT ON (r.comparability_key, r.series_id)
-		r.series_id,
-		r.digest::text AS run_digest,
-		r.observed_at,
-		r.latency_ns, r.latency_ns_p20, r.latency_ns_p80,
-		r.peak_bytes, r.peak_bytes_p20, r.peak_bytes_p80
-	FROM kernelindex.runs r
-	ORDER BY r.comparability_key, r.series_id, r.observed_at DESC, r.digest DESC;
-
-	CREATE OR REPLACE VIEW kernelindex.latest_runs AS
-	WITH x AS MATERIALIZED (
-		SELECT DISTINCT ON (s.comparability_key, s.implementation_id)
-			l.series_id, l.observed_at, l.run_digest
-		FROM kernelindex.series_latest l
-		JOIN kernelindex.run_series s ON s.id OPERATOR(pg_catalog.=) l.series_id
-		ORDER BY s.comparability_key, s.implementation_id, l.observed_at DESC, l.run_digest DESC)
-	SELECT f.*
-	FROM kernelindex.run_facts f
-	JOIN x ON f.series_id OPERATOR(pg_catalog.=) x.series_id
-		AND f.observed_at OPERATOR(pg_catalog.=) x.observed_at
-		AND f.run_digest OPERATOR(pg_catalog.=) x.run_digest;
-
-	CREATE OR REPLACE VIEW kernelindex.series_reference AS
-	WITH latest AS MATERIALIZED (
-		SELECT DISTINCT ON (r.comparability_key, r.series_id) r.*
-		FROM kernelindex.runs r
-		ORDER BY r.comparability_key, r.series_id, r.observed_at DESC, r.digest DESC
-	), reference_latest AS (
-		SELECT DISTINCT ON (sf.comparability_key, sf.release)
-			sf.comparability_key, sf.release, sf.provider, sf.provider_title, sf.series_id,
-			l.digest::text AS run_digest, l.observed_at,
-			l.latency_ns, l.latency_ns_p20, l.latency_ns_p80,
-			l.peak_bytes, l.peak_bytes_p20, l.peak_bytes_p80
-		FROM kernelindex.series_facts sf
-		JOIN latest l ON l.series_id OPERATOR(pg_catalog.=) sf.series_id
-		WHERE sf.is_reference
-		ORDER BY sf.comparability_key, sf.release, l.observed_at DESC, l.digest DESC
-	)
-	SELECT DISTINCT ON (o.series_id)
-		o.series_id,
-		rl.series_id AS reference_series_id,
-		rl.provider AS reference_provider,
-		rl.provider_title AS reference_provider_title,
-		rl.release AS reference_release,
-		rl.release IS NOT DISTINCT FROM o.release AS same_release,
-		rl.run_digest AS reference_run_digest,
-		rl.observed_at AS reference_observed_at,
-		rl.latency_ns AS reference_latency_ns,
-		rl.latency_ns_p20 AS reference_latency_ns_p20,
-		rl.latency_ns_p80 AS reference_latency_ns_p80,
-		rl.peak_bytes AS reference_peak_bytes,
-		rl.peak_bytes_p20 AS reference_peak_bytes_p20,
-		rl.peak_bytes_p80 AS reference_peak_bytes_p80
-	FROM kernelindex.series_facts o
-	JOIN reference_latest rl ON rl.comparability_key OPERATOR(pg_catalog.=) o.comparability_key
-	WHERE NOT o.is_reference
-	ORDER BY o.series_id, rl.release IS NOT DISTINCT FROM o.release DESC, rl.observed_at DESC, rl.run_digest DESC;
-
-	CREATE OR REPLACE VIEW kernelindex.releases AS
-	WITH rel AS MATERIALIZED (
-		SELECT s.release, pg_catalog.min(fr.observed_at) AS first_observed_at,
-			pg_catalog.count(*) AS series
-		FROM kernelindex.run_series s
-		JOIN (SELECT r.series_id, pg_catalog.min(r.observed_at) AS observed_at
-			  FROM kernelindex.runs r
-			  GROUP BY r.comparability_key, r.series_id) fr ON fr.series_id OPERATOR(pg_catalog.=) s.id
-		WHERE s.release IS NOT NULL
-		GROUP BY s.release
-	)
-	SELECT rel.release,
-		kernelindex.release_version_key(rel.release) IS NOT NULL AS is_version,
-		rel.first_observed_at,
-		rel.series,
-		pg_catalog.rank() OVER (ORDER BY kernelindex.release_version_key(rel.release) IS NULL,
-			kernelindex.release_version_key(rel.release), rel.first_observed_at,
-			rel.release COLLATE "C") AS release_rank
-	FROM rel;
-
-	/*
-	 * Documents out: the runs' rows come to the coordinator, which rebuilds
-	 * the bundles from its copy of the series (a function pushed down to the
-	 * shards could not read it consistently within the transaction).
-	 */
-	CREATE OR REPLACE VIEW kernelindex.documents AS
-	WITH r AS MATERIALIZED (
-		SELECT r.series_id, r.observed_at, r.latency_ns, r.latency_ns_p20, r.latency_ns_p80,
-			r.peak_bytes, r.peak_bytes_p20, r.peak_bytes_p80, r.native_p20, r.native_p50, r.native_p80
-		FROM kernelindex.runs r)
-	SELECT kernelindex.run_bundle_of(r.series_id, r.observed_at, r.latency_ns, r.latency_ns_p20,
-		r.latency_ns_p80, r.peak_bytes, r.peak_bytes_p20, r.peak_bytes_p80,
-		r.native_p20, r.native_p50, r.native_p80, false) AS document
-	FROM r;
+	CREATE OR REPLACE VIEW kernelindex.run_bundles AS
+	WITH r AS MATERIALIZED (SELECT r.* FROM kernelindex.runs r)
+	SELECT r.digest,
+		kernelindex.run_bundle_of(r::kernelindex.runs, p.digest, w.digest, e.digest, i.digest, n.value, x.value, false) AS document,
+		kernelindex.run_bundle_of(r::kernelindex.runs, p.digest, w.digest, e.digest, i.digest, n.value, x.value, true) AS bundle
+	FROM r
+	JOIN kernelindex.comparability_keys k ON k.key OPERATOR(@extschema@.=) r.comparability_key
+	JOIN kernelindex.protocols p ON p.id OPERATOR(pg_catalog.=) k.protocol_id
+	JOIN kernelindex.workloads w ON w.id OPERATOR(pg_catalog.=) k.workload_id
+	JOIN kernelindex.environments e ON e.id OPERATOR(pg_catalog.=) k.environment_id
+	JOIN kernelindex.implementations i ON i.id OPERATOR(pg_catalog.=) r.implementation_id
+	LEFT JOIN kernelindex.run_strings n ON n.id OPERATOR(pg_catalog.=) r.name_id
+	LEFT JOIN kernelindex.run_strings x ON x.id OPERATOR(pg_catalog.=) r.external_id_id;
 
 	/*
 	 * PL/pgSQL, so that Citus plans the look-up with the digest bound: the
@@ -295,18 +221,21 @@ BEGIN
 	AS $body$
 	BEGIN
 		RETURN (WITH r AS MATERIALIZED (
-			SELECT r.series_id, r.observed_at, r.latency_ns, r.latency_ns_p20, r.latency_ns_p80,
-				r.peak_bytes, r.peak_bytes_p20, r.peak_bytes_p80, r.native_p20, r.native_p50, r.native_p80
-			FROM kernelindex.runs r
-			WHERE r.digest OPERATOR(@extschema@.=) %1$I.run)
-		SELECT kernelindex.run_bundle_of(r.series_id, r.observed_at, r.latency_ns, r.latency_ns_p20,
-			r.latency_ns_p80, r.peak_bytes, r.peak_bytes_p20, r.peak_bytes_p80,
-			r.native_p20, r.native_p50, r.native_p80, %2$L::pg_catalog.bool)
-		FROM r);
+			SELECT r.* FROM kernelindex.runs r WHERE r.digest OPERATOR(@extschema@.=) %1$I.run)
+		SELECT kernelindex.run_bundle_of(r::kernelindex.runs, p.digest, w.digest, e.digest, i.digest,
+			n.value, x.value, %2$L::pg_catalog.bool)
+		FROM r
+		JOIN kernelindex.comparability_keys k ON k.key OPERATOR(@extschema@.=) r.comparability_key
+		JOIN kernelindex.protocols p ON p.id OPERATOR(pg_catalog.=) k.protocol_id
+		JOIN kernelindex.workloads w ON w.id OPERATOR(pg_catalog.=) k.workload_id
+		JOIN kernelindex.environments e ON e.id OPERATOR(pg_catalog.=) k.environment_id
+		JOIN kernelindex.implementations i ON i.id OPERATOR(pg_catalog.=) r.implementation_id
+		LEFT JOIN kernelindex.run_strings n ON n.id OPERATOR(pg_catalog.=) r.name_id
+		LEFT JOIN kernelindex.run_strings x ON x.id OPERATOR(pg_catalog.=) r.external_id_id);
 	END
 	$body$$fn$, t, t OPERATOR(pg_catalog.=) 'run_bundle');
 	END LOOP;
 END
 $distribute$;
 COMMENT ON FUNCTION kernelindex.distribute() IS
-'on a Citus coordinator: distributes kernelindex.runs by comparability_key, makes the resource, series and catalog tables and rejected_rows reference tables, declares runs.series_id a foreign key, and gives the views Citus cannot run as written definitions with the same rows; idempotent; 55000 where Citus is not installed';
+'on a Citus coordinator: distributes kernelindex.runs by comparability_key, makes the resource, key, dictionary and catalog tables and rejected_rows reference tables, declares what runs refer to as foreign keys, and gives the views that rebuild documents definitions that rebuild them on the coordinator; idempotent; 55000 where Citus is not installed';
