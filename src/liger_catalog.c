@@ -115,7 +115,11 @@ struct LigerCatalog
 /*
  * What a snapshot sees, as far as it matters for rows of the catalogs: a
  * catalog read under one snapshot serves every later call under a snapshot
- * equal in all of these.
+ * equal in all of these, in the same transaction and subtransaction (rows
+ * a rolled-back subtransaction wrote are gone although the snapshot's
+ * numbers may not show it).  A call site lives as long as its query, or,
+ * in a PL/pgSQL expression, as long as the transaction: its calls see the
+ * rows of the statements between them, as the SQL functions did.
  */
 typedef struct SnapshotSig
 {
@@ -211,7 +215,7 @@ static int
 cat_query(const char *sql)
 {
 	ingest_spi(sql, 0, NULL, NULL, NULL, true, 0);
-	if (SPI_processed > (uint64) INT_MAX / 64)
+	if (SPI_processed > (uint64) INT_MAX)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("a kernelindex catalog has too many rows (" UINT64_FORMAT ")",
