@@ -334,7 +334,7 @@ liger_catalog_read(void)
 	return catalog_read_tables(CAT_ALL);
 }
 
-/* The catalog row of a GPU, kernel, provider or pass, or NULL. */
+/* The catalog row of a GPU, or NULL. */
 static const CatGpu *
 find_gpu(const LigerCatalog *c, const char *name)
 {
@@ -342,6 +342,7 @@ find_gpu(const LigerCatalog *c, const char *name)
 	return cat_find(c->gpus, c->ngpus, sizeof(CatGpu), name);
 }
 
+/* The catalog row of a kernel, or NULL. */
 static const CatKernel *
 find_kernel(const LigerCatalog *c, const char *name)
 {
@@ -349,6 +350,7 @@ find_kernel(const LigerCatalog *c, const char *name)
 	return cat_find(c->kernels, c->nkernels, sizeof(CatKernel), name);
 }
 
+/* The catalog row of a provider, or NULL. */
 static const CatProvider *
 find_provider(const LigerCatalog *c, const char *name)
 {
@@ -356,6 +358,7 @@ find_provider(const LigerCatalog *c, const char *name)
 	return cat_find(c->providers, c->nproviders, sizeof(CatProvider), name);
 }
 
+/* The catalog row of an operation mode, or NULL. */
 static const CatPass *
 find_pass(const LigerCatalog *c, const char *name)
 {
