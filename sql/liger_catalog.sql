@@ -119,6 +119,23 @@ BEGIN
 END
 $$;
 
+-- The same in REPEATABLE READ, where every statement has the transaction's
+-- snapshot: only the subtransaction tells the failed block's rows gone.
+BEGIN ISOLATION LEVEL REPEATABLE READ;
+DO $$
+BEGIN
+	BEGIN
+		INSERT INTO kernelindex.gpus (name, vendor, product) VALUES ('Loop GPU 5', 'acme', 'Acme 5');
+		RAISE NOTICE 'in the block: %', pg_temp.hardware('Loop GPU 5');
+		RAISE EXCEPTION 'undo';
+	EXCEPTION WHEN raise_exception THEN
+		NULL;
+	END;
+	RAISE NOTICE 'after it: %', pg_temp.hardware('Loop GPU 5');
+END
+$$;
+ROLLBACK;
+
 -- Slugs: lower() of the database's collation, then a-z0-9 runs.
 SELECT kernelindex.liger_slug('NVIDIA A100-SXM4-80GB') AS gpu, kernelindex.liger_slug('--Ärger__GPU--') AS odd,
 	kernelindex.liger_slug('') AS empty;

@@ -115,7 +115,11 @@ struct LigerCatalog
 /*
  * What a snapshot sees, as far as it matters for rows of the catalogs: a
  * catalog read under one snapshot serves every later call under a snapshot
- * equal in all of these.
+ * equal in all of these, in the same transaction and subtransaction (rows
+ * a rolled-back subtransaction wrote are gone although the snapshot's
+ * numbers may not show it).  A call site lives as long as its query, or,
+ * in a PL/pgSQL expression, as long as the transaction: its calls see the
+ * rows of the statements between them, as the SQL functions did.
  */
 typedef struct SnapshotSig
 {
@@ -211,7 +215,7 @@ static int
 cat_query(const char *sql)
 {
 	kidx_spi_execute(sql, 0, NULL, NULL, NULL, true, 0);
-	if (SPI_processed > (uint64) INT_MAX / 64)
+	if (SPI_processed > (uint64) INT_MAX)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("a kernelindex catalog has too many rows (" UINT64_FORMAT ")",
@@ -330,7 +334,7 @@ liger_catalog_read(void)
 	return catalog_read_tables(CAT_ALL);
 }
 
-/* The catalog row of a GPU, kernel, provider or pass, or NULL. */
+/* The catalog row of a GPU, or NULL. */
 static const CatGpu *
 find_gpu(const LigerCatalog *c, const char *name)
 {
@@ -338,6 +342,7 @@ find_gpu(const LigerCatalog *c, const char *name)
 	return cat_find(c->gpus, c->ngpus, sizeof(CatGpu), name);
 }
 
+/* The catalog row of a kernel, or NULL. */
 static const CatKernel *
 find_kernel(const LigerCatalog *c, const char *name)
 {
@@ -345,6 +350,7 @@ find_kernel(const LigerCatalog *c, const char *name)
 	return cat_find(c->kernels, c->nkernels, sizeof(CatKernel), name);
 }
 
+/* The catalog row of a provider, or NULL. */
 static const CatProvider *
 find_provider(const LigerCatalog *c, const char *name)
 {
@@ -352,6 +358,7 @@ find_provider(const LigerCatalog *c, const char *name)
 	return cat_find(c->providers, c->nproviders, sizeof(CatProvider), name);
 }
 
+/* The catalog row of an operation mode, or NULL. */
 static const CatPass *
 find_pass(const LigerCatalog *c, const char *name)
 {

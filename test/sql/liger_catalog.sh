@@ -11,8 +11,6 @@
 #    and of test/data/*.csv;
 #  - the edge cases of test/sql/liger_catalog_cases.sql (catalog rows users
 #    add, unknown names, NULLs, unicode, long names, bad values);
-#  - kernelindex.liger_series, the SQL step of the CSV ingestion, against
-#    the oracle's over the same groups;
 # in a database of the cluster's locale, in one whose default collation is
 # ICU's Turkish (where lower('I') is not 'i'; skipped without ICU) and in a
 # LATIN1 one.  Run by test/run.sh with libpq variables pointing at a

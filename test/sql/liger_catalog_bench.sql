@@ -18,7 +18,8 @@
 --                     GPU, implementation, workload), SQL builders
 --   documents, C      the same with the C builders
 -- Rounds alternate the variants (-v rounds=N, 7 by default); the median and
--- the fastest round of each are shown.
+-- the fastest round of each are shown, and the backend's CPU time per round
+-- (from /proc/self/stat, in 10 ms ticks: superuser, Linux).
 \set ON_ERROR_STOP 1
 CREATE TEMP TABLE bench_rows (LIKE kernelindex.liger_rows);
 -- (\copy takes no variables: the command is built in one)
@@ -37,43 +38,49 @@ SELECT n AS groups FROM bench_groups;
 \set rounds 7
 \endif
 SELECT set_config('kidx_bench.rounds', :'rounds', false) AS rounds;
-CREATE TEMP TABLE bench_times (variant text, round int, ms float8);
+CREATE TEMP TABLE bench_times (variant text, round int, ms float8, cpu_ms float8);
+-- CPU time of this backend (user and system), in ms: on a machine others
+-- share, the wall time of a round also counts their work.
+CREATE FUNCTION pg_temp.cpu_ms() RETURNS float8 LANGUAGE sql AS $$
+	SELECT (split_part(st, ' ', 14)::float8 + split_part(st, ' ', 15)::float8) * 1000 / 100
+	FROM pg_read_file('/proc/self/stat') AS st
+$$;
 DO $$
 DECLARE
+	-- each statement planned for its values, as the ingestion's SPI query is
+	series_sql text := 'SELECT count(*) FROM liger_oracle.liger_series($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)';
+	documents_sql text := 'SELECT (SELECT count(liger_oracle.liger_workload(d.k, d.xn, d.xl, d.xv, d.cf))
+			FROM (SELECT DISTINCT * FROM unnest($1, $5, $6, $7, $8) d(k, xn, xl, xv, cf)) d)
+		+ (SELECT count(liger_oracle.liger_environment(d.g)) FROM (SELECT DISTINCT * FROM unnest($9) d(g)) d)
+		+ (SELECT count(liger_oracle.liger_protocol(d.m, d.o)) FROM (SELECT DISTINCT * FROM unnest($4, $3) d(m, o)) d)
+		+ (SELECT count(liger_oracle.liger_implementation(d.k, d.p)) FROM (SELECT DISTINCT * FROM unnest($1, $2) d(k, p)) d)';
 	g record;
 	t timestamptz;
+	c float8;
 	r int;
 	n bigint;
+	v text;
+	s text;
 BEGIN
 	SELECT * INTO g FROM bench_groups;
 	FOR r IN 1..current_setting('kidx_bench.rounds')::int LOOP
-		t := clock_timestamp();
-		SELECT count(*) INTO n FROM liger_oracle.liger_series(g.k, g.p, g.o, g.m, g.xn, g.xl, g.xv, g.cf, g.g, g.v);
-		INSERT INTO bench_times VALUES ('series, SQL', r, extract(epoch FROM clock_timestamp() - t) * 1000);
-		t := clock_timestamp();
-		SELECT count(*) INTO n FROM kernelindex.liger_series(g.k, g.p, g.o, g.m, g.xn, g.xl, g.xv, g.cf, g.g, g.v);
-		INSERT INTO bench_times VALUES ('series, C docs', r, extract(epoch FROM clock_timestamp() - t) * 1000);
-		t := clock_timestamp();
-		SELECT (SELECT count(liger_oracle.liger_workload(d.k, d.xn, d.xl, d.xv, d.cf))
-				FROM (SELECT DISTINCT * FROM unnest(g.k, g.xn, g.xl, g.xv, g.cf) d(k, xn, xl, xv, cf)) d)
-			+ (SELECT count(liger_oracle.liger_environment(d.g)) FROM (SELECT DISTINCT * FROM unnest(g.g) d(g)) d)
-			+ (SELECT count(liger_oracle.liger_protocol(d.m, d.o)) FROM (SELECT DISTINCT * FROM unnest(g.m, g.o) d(m, o)) d)
-			+ (SELECT count(liger_oracle.liger_implementation(d.k, d.p)) FROM (SELECT DISTINCT * FROM unnest(g.k, g.p) d(k, p)) d)
-		INTO n;
-		INSERT INTO bench_times VALUES ('documents, SQL', r, extract(epoch FROM clock_timestamp() - t) * 1000);
-		t := clock_timestamp();
-		SELECT (SELECT count(kernelindex.liger_workload(d.k, d.xn, d.xl, d.xv, d.cf))
-				FROM (SELECT DISTINCT * FROM unnest(g.k, g.xn, g.xl, g.xv, g.cf) d(k, xn, xl, xv, cf)) d)
-			+ (SELECT count(kernelindex.liger_environment(d.g)) FROM (SELECT DISTINCT * FROM unnest(g.g) d(g)) d)
-			+ (SELECT count(kernelindex.liger_protocol(d.m, d.o)) FROM (SELECT DISTINCT * FROM unnest(g.m, g.o) d(m, o)) d)
-			+ (SELECT count(kernelindex.liger_implementation(d.k, d.p)) FROM (SELECT DISTINCT * FROM unnest(g.k, g.p) d(k, p)) d)
-		INTO n;
-		INSERT INTO bench_times VALUES ('documents, C', r, extract(epoch FROM clock_timestamp() - t) * 1000);
+		FOREACH v IN ARRAY ARRAY['series, SQL', 'series, C docs', 'documents, SQL', 'documents, C'] LOOP
+			s := CASE v
+				WHEN 'series, SQL' THEN series_sql
+				WHEN 'series, C docs' THEN replace(series_sql, 'liger_oracle.', 'kernelindex.')
+				WHEN 'documents, SQL' THEN documents_sql
+				ELSE replace(documents_sql, 'liger_oracle.', 'kernelindex.') END;
+			c := pg_temp.cpu_ms();
+			t := clock_timestamp();
+			EXECUTE s INTO n USING g.k, g.p, g.o, g.m, g.xn, g.xl, g.xv, g.cf, g.g, g.v;
+			INSERT INTO bench_times VALUES (v, r, extract(epoch FROM clock_timestamp() - t) * 1000,
+				pg_temp.cpu_ms() - c);
+		END LOOP;
 	END LOOP;
 END
 $$;
 SELECT variant, round(percentile_cont(0.5) WITHIN GROUP (ORDER BY ms)::numeric, 1) AS median_ms,
-	round(min(ms)::numeric, 1) AS fastest_ms
+	round(min(ms)::numeric, 1) AS fastest_ms, round(avg(cpu_ms)::numeric, 1) AS cpu_ms_per_round
 FROM bench_times GROUP BY variant
 ORDER BY array_position(ARRAY['series, SQL', 'series, C docs', 'documents, SQL', 'documents, C'], variant);
 SELECT (SELECT count(*) FROM (SELECT DISTINCT * FROM bench_groups b, unnest(b.k, b.xn, b.xl, b.xv, b.cf)) d) AS workloads,

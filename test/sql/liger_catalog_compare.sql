@@ -125,31 +125,6 @@ SELECT 'workload_label (set-based)', src, concat_ws(' | ', k, xn, xv, cf), false
 FROM (SELECT DISTINCT src, kernel_name k, x_name xn, x_value xv, extra_benchmark_config_str cf
 	  FROM lc_rows JOIN lc_clean USING (src)) d;
 
--- kernelindex.liger_series (the SQL step of the ingestion, on the C
--- builders) against the oracle's, for the groups of each clean source.
-CREATE TEMP TABLE lc_groups AS
-SELECT src, array_agg(kernel_name ORDER BY n) k, array_agg(kernel_provider ORDER BY n) p,
-	array_agg(kernel_operation_mode ORDER BY n) o, array_agg(metric_name ORDER BY n) m,
-	array_agg(x_name ORDER BY n) xn, array_agg(x_label ORDER BY n) xl, array_agg(x_value ORDER BY n) xv,
-	array_agg(extra_benchmark_config_str ORDER BY n) cf, array_agg(gpu_name ORDER BY n) g,
-	array_agg(liger_version ORDER BY n) v
-FROM (SELECT DISTINCT ON (src, kernel_name, kernel_provider, kernel_operation_mode, metric_name, x_name, x_label,
-		x_value, extra_benchmark_config_str, gpu_name, liger_version) *
-	  FROM lc_rows JOIN lc_clean USING (src)
-	  ORDER BY src, kernel_name, kernel_provider, kernel_operation_mode, metric_name, x_name, x_label,
-		x_value, extra_benchmark_config_str, gpu_name, liger_version, n) r
-GROUP BY src;
-CREATE TEMP TABLE lc_series_c AS
-SELECT g.src, s.* FROM lc_groups g,
-	LATERAL kernelindex.liger_series(g.k, g.p, g.o, g.m, g.xn, g.xl, g.xv, g.cf, g.g, g.v) s;
-CREATE TEMP TABLE lc_series_o AS
-SELECT g.src, s.* FROM lc_groups g,
-	LATERAL liger_oracle.liger_series(g.k, g.p, g.o, g.m, g.xn, g.xl, g.xv, g.cf, g.g, g.v) s;
-INSERT INTO lc_outcomes
-SELECT 'liger_series', coalesce(c.src, o.src), coalesce(c.ord, o.ord)::text, false,
-	CASE WHEN c.src IS NULL OR o.src IS NULL THEN 'row missing'
-	ELSE lc_diff(to_jsonb(c), to_jsonb(o), NULL, NULL) END
-FROM lc_series_c c FULL JOIN lc_series_o o ON o.src = c.src AND o.ord = c.ord;
 \o
 
 -- The report: kind|cases|both failed|different, then the first ten
