@@ -7,8 +7,7 @@
 -- Each case is built twice: once alone, in a PL/pgSQL block that catches
 -- errors (each call site then reads the catalogs afresh), and once more
 -- set-based in one query for the sources that have no failing case (the
--- catalogs read once per call site), and kernelindex.liger_series against
--- the oracle's over the groups of those sources.  Prints the report below.
+-- catalogs read once per call site).  Prints the report below.
 
 -- C and SQL outcomes to a difference, or NULL when they agree.
 CREATE FUNCTION lc_diff(c jsonb, o jsonb, c_err text, o_err text) RETURNS text
