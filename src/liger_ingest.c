@@ -5,22 +5,26 @@
  *	  row becomes a run, through the run layout.
  *
  * kernelindex.liger_rows is a view with three triggers.  A statement
- * begins a batch; each row is checked (liger_fault, no exceptions) and,
- * if good, grouped with the rows that differ from it only in timestamp and
- * values, and kept; a bad row fails the statement at once or, with
- * kernelindex.on_bad_row = quarantine, is kept for kernelindex.rejected_rows.
- * At the end of the statement:
+ * begins a batch and reads the catalogs once (liger_catalog.c).  Each row
+ * is checked (liger_fault, no exceptions): a bad row fails the statement
+ * at once or, with kernelindex.on_bad_row = quarantine, is kept for
+ * kernelindex.rejected_rows; a good one becomes a run right away:
  *
- * 1. the catalogs are read once (liger_catalog.c), and each group gets its
- *	  four resource documents and what its runs share: title, label set,
- *	  benchmark, externalId stem and name stem (SPEC section 7);
- * 2. the run layout writes the document of the group's first run
- *	  (run_model) and splits it, exactly as a document coming in would be:
- *	  that gives the group's template and strings, and its digest is checked
- *	  against the document's;
- * 3. every row's run is those parts with its own values, observedAt, name
- *	  and externalId (whose form the layout decides, as for a document), its
- *	  digest computed in C, and the batch stores it all (src/batch.c).
+ * 1. its group (the rows that differ from it only in timestamp and values)
+ *	  gives what its runs share (SPEC section 7): the four resource
+ *	  documents, built once per statement for each distinct protocol,
+ *	  workload, environment and implementation, the title, label set,
+ *	  benchmark, externalId and name stems; recent groups are remembered
+ *	  (a bounded cache), so that rows of a group met before are checked only
+ *	  for their values and timestamp;
+ * 2. the template of latency runs, and of memory runs, comes from the run
+ *	  layout: it writes the document of the statement's first such run
+ *	  (run_model) and splits it, exactly as a document coming in would be,
+ *	  and checks that run's digest against its document's;
+ * 3. the run is those parts with the row's values, observedAt, name and
+ *	  externalId (whose form the layout decides, as for a document), its
+ *	  digest computed in C, handed to the batch (src/batch.c), which stores
+ *	  everything at the end of the statement.
  *
  * Nothing is stored in the view itself; COPY counts the rows it took.
  *
@@ -31,9 +35,7 @@
 #include "access/htup_details.h"
 #include "catalog/pg_type.h"
 #include "commands/trigger.h"
-#include "common/hashfn.h"
 #include "executor/spi.h"
-#include "executor/tuptable.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "utils/array.h"
@@ -41,12 +43,10 @@
 #include "utils/jsonb.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
-#include "utils/tuplestore.h"
 
-#include "canonical.h"
-#include "core/decimal.h"
-#include "core/runfmt.h"
 #include "batch.h"
+#include "canonical.h"
+#include "core/runfmt.h"
 #include "extension.h"
 #include "intern.h"
 #include "kernelindex.h"
@@ -66,14 +66,15 @@ static const int group_columns[] = {
 };
 #define NGROUP_COLUMNS lengthof(group_columns)
 
-/* Columns of the kept rows (row_desc): group, position, timestamp, then
- * for y_value_50, _20 and _80 the scaled values, the values as written and
- * their canonical JSON text. */
-enum
-{
-	KR_GROUP = 1, KR_ORD, KR_TS, KR_SCALED, KR_WRITTEN = KR_SCALED + 3,
-	KR_CANON = KR_WRITTEN + 3, KR_NATTS = KR_CANON + 2
-};
+/* Groups remembered at once; the cache starts over when it is full. */
+#define LIGER_GROUP_CACHE 16384
+
+/* Liger's name cut (SPEC 7: cut to 100 characters). */
+#define LIGER_NAME_CUT 100
+
+/* Liger's source and status. */
+#define LIGER_SOURCE "liger-kernel-bench"
+#define LIGER_STATUS "passed"
 
 /*
  * How a group's runs are held (the template's rules and the dictionary
@@ -88,13 +89,10 @@ typedef struct LigerForms
 	BatchRefs	refs;
 } LigerForms;
 
-/* A group of rows: its columns, and once resolved what its runs share. */
+/* A group of rows: what its runs share. */
 typedef struct LigerGroup
 {
-	char	   *col[LR_NCOLUMNS + 1];	/* group columns; others NULL */
 	bool		memory;
-	int64		first_ord;
-	bool		resolved;
 	RunParts	parts;			/* what its runs share */
 	char	   *name_stem;		/* SPEC 7: liger-<parts slugged>- */
 	char	   *external_id_stem;	/* <kernel>/<pass>[/memory]/<provider>/... */
@@ -120,26 +118,36 @@ typedef struct LigerBadRow
 /* What the Liger path keeps for a statement. */
 typedef struct LigerState
 {
-	InternTable *group_keys;	/* group columns -> group number */
+	MemoryContext cxt;			/* the statement's */
+	MemoryContext groups_cxt;	/* the group cache's; reset when full */
+	InternTable *group_keys;	/* group columns -> cached group */
 	LigerGroup **groups;
-	int			capgroups;
 	LigerConfigCache configs;
-	Tuplestorestate *rows;
-	TupleDesc	row_desc;
-	TupleTableSlot *row_slot;
 	LigerBadRow *bad;
 	int			nbad;
 	int			capbad;
 	StringInfoData key;
-	/* at the end of the statement */
 	LigerCatalog *catalog;
 	InternTable *res_keys[RR_N];	/* the columns a resource comes from */
 	LigerResource *res[RR_N];
 	int			capres[RR_N];
 	RunTemplate *kind[2];		/* the template of latency and memory runs */
+	MemoryContext row_cxt;		/* reset per row */
 } LigerState;
 
-/* New Liger state for a statement, in cxt. */
+/* Start over the cache of groups (in a context of its own). */
+static void
+reset_groups(LigerState *ls)
+{
+	if (ls->groups_cxt != NULL)
+		MemoryContextDelete(ls->groups_cxt);
+	ls->groups_cxt = AllocSetContextCreate(ls->cxt, "kernelindex Liger groups",
+										   ALLOCSET_DEFAULT_SIZES);
+	ls->group_keys = intern_create(ls->groups_cxt);
+	ls->groups = MemoryContextAlloc(ls->groups_cxt, sizeof(LigerGroup *) * LIGER_GROUP_CACHE);
+}
+
+/* New Liger state for a statement, in cxt; the catalogs read. */
 static LigerState *
 liger_state(MemoryContext cxt)
 {
@@ -147,23 +155,14 @@ liger_state(MemoryContext cxt)
 	LigerState *ls = palloc0(sizeof(LigerState));
 	int			i;
 
-	ls->group_keys = intern_create(cxt);
+	ls->cxt = cxt;
+	reset_groups(ls);
 	ls->configs.context = cxt;
-	ls->row_desc = CreateTemplateTupleDesc(KR_NATTS);
-	TupleDescInitEntry(ls->row_desc, KR_GROUP, "group", INT4OID, -1, 0);
-	TupleDescInitEntry(ls->row_desc, KR_ORD, "ord", INT8OID, -1, 0);
-	TupleDescInitEntry(ls->row_desc, KR_TS, "ts", INT8OID, -1, 0);
-	for (i = 0; i < 3; i++)
-	{
-		TupleDescInitEntry(ls->row_desc, KR_SCALED + i, "scaled", INT8OID, -1, 0);
-		TupleDescInitEntry(ls->row_desc, KR_WRITTEN + i, "written", CSTRINGOID, -2, 0);
-		TupleDescInitEntry(ls->row_desc, KR_CANON + i, "canon", CSTRINGOID, -2, 0);
-	}
-	ls->row_slot = MakeSingleTupleTableSlot(ls->row_desc, &TTSOpsMinimalTuple);
-	ls->rows = tuplestore_begin_heap(false, false, work_mem);
 	initStringInfo(&ls->key);
 	for (i = 0; i < RR_N; i++)
 		ls->res_keys[i] = intern_create(cxt);
+	ls->catalog = liger_catalog_read();
+	ls->row_cxt = AllocSetContextCreate(cxt, "kernelindex Liger row", ALLOCSET_DEFAULT_SIZES);
 	MemoryContextSwitchTo(old);
 	return ls;
 }
@@ -199,33 +198,6 @@ group_key(LigerState *ls, Datum *values, bool *nulls)
 	}
 }
 
-/* Add the group whose key is in ls->key (a good row's columns v). */
-static int
-add_group(LigerState *ls, MemoryContext cxt, char **v, int64 ord)
-{
-	bool		isnew;
-	int			n = intern_add(ls->group_keys, ls->key.data, ls->key.len, &isnew);
-	LigerGroup *g;
-	MemoryContext old = MemoryContextSwitchTo(cxt);
-	int			i;
-
-	Assert(isnew);
-	if (n == ls->capgroups)
-	{
-		ls->capgroups = ls->capgroups ? ls->capgroups * 2 : 64;
-		ls->groups = ls->groups ? repalloc_huge(ls->groups, sizeof(LigerGroup *) * ls->capgroups) :
-			palloc(sizeof(LigerGroup *) * ls->capgroups);
-	}
-	g = palloc0(sizeof(LigerGroup));
-	for (i = 0; i < NGROUP_COLUMNS; i++)
-		g->col[group_columns[i]] = v[group_columns[i]] ? pstrdup(v[group_columns[i]]) : NULL;
-	g->memory = strcmp(v[LR_METRIC_NAME], "memory") == 0;
-	g->first_ord = ord;
-	ls->groups[n] = g;
-	MemoryContextSwitchTo(old);
-	return n;
-}
-
 /* Fail the statement on a bad row. */
 static void
 report_bad_row(int64 ord, int column, const char *reason, char **v)
@@ -249,6 +221,13 @@ report_bad_row(int64 ord, int column, const char *reason, char **v)
 #undef SHOWN
 }
 
+/* A text datum as a C string (NULL for NULL). */
+static char *
+datum_cstring(Datum d, bool isnull)
+{
+	return isnull ? NULL : TextDatumGetCString(d);
+}
+
 /* BEFORE INSERT FOR EACH STATEMENT on kernelindex.liger_rows. */
 Datum
 kidx_liger_begin(PG_FUNCTION_ARGS)
@@ -268,11 +247,285 @@ kidx_liger_begin(PG_FUNCTION_ARGS)
 	return PointerGetDatum(NULL);
 }
 
-/* A text datum as a C string (NULL for NULL). */
-static char *
-datum_cstring(Datum d, bool isnull)
+/*
+ * A resource document of the statement, built from the catalogs the first
+ * time its columns (key) are met, and handed to the batch.
+ */
+static LigerResource *
+group_resource(BatchStatement *st, LigerState *ls, char **col, RunRef kind, int64 ord)
 {
-	return isnull ? NULL : TextDatumGetCString(d);
+	StringInfoData key;
+	static const int columns[RR_N][5] = {
+		[RR_PROTOCOL] = {LR_METRIC_NAME, LR_OPERATION_MODE},
+		[RR_WORKLOAD] = {LR_KERNEL_NAME, LR_X_NAME, LR_X_LABEL, LR_X_VALUE, LR_EXTRA_CONFIG},
+		[RR_ENVIRONMENT] = {LR_GPU_NAME},
+		[RR_IMPLEMENTATION] = {LR_KERNEL_NAME, LR_KERNEL_PROVIDER},
+	};
+	bool		isnew;
+	int			n;
+	int			c;
+	LigerResource *r;
+	Jsonb	   *doc = NULL;
+	MemoryContext old;
+
+	initStringInfo(&key);
+	for (c = 0; c < 5 && columns[kind][c] != 0; c++)
+	{
+		const char *v = col[columns[kind][c]];
+
+		key_append(&key, v, v ? strlen(v) : -1);
+	}
+	n = intern_add(ls->res_keys[kind], key.data, key.len, &isnew);
+	pfree(key.data);
+	if (!isnew)
+		return &ls->res[kind][n];
+	old = MemoryContextSwitchTo(ls->cxt);
+	if (n == ls->capres[kind])
+	{
+		ls->capres[kind] = ls->capres[kind] ? ls->capres[kind] * 2 : 64;
+		ls->res[kind] = ls->res[kind] ?
+			repalloc_huge(ls->res[kind], sizeof(LigerResource) * ls->capres[kind]) :
+			palloc(sizeof(LigerResource) * ls->capres[kind]);
+	}
+	r = &ls->res[kind][n];
+	r->label = NULL;
+	switch (kind)
+	{
+		case RR_PROTOCOL:
+			doc = liger_protocol_document(ls->catalog, col[LR_METRIC_NAME], col[LR_OPERATION_MODE]);
+			break;
+		case RR_WORKLOAD:
+			doc = liger_workload_document(ls->catalog, col[LR_KERNEL_NAME], col[LR_X_NAME],
+										  col[LR_X_LABEL], col[LR_X_VALUE],
+										  col[LR_EXTRA_CONFIG], &r->label);
+			break;
+		case RR_ENVIRONMENT:
+			doc = liger_environment_document(ls->catalog, col[LR_GPU_NAME]);
+			break;
+		case RR_IMPLEMENTATION:
+			doc = liger_implementation_document(ls->catalog, col[LR_KERNEL_NAME],
+												col[LR_KERNEL_PROVIDER]);
+			break;
+		case RR_N:
+			break;
+	}
+	kidx_jsonb_resource_digest(doc, &r->digest);
+	batch_resource(st->batch, kind, &r->digest, doc, ord);
+	MemoryContextSwitchTo(old);
+	return r;
+}
+
+/* Liger's label set: {"liger_version": <version>}, or {} without one. */
+static Jsonb *
+liger_labels(const char *version)
+{
+	JsonbParseState *ps = NULL;
+	JsonbValue	v;
+
+	pushJsonbValue(&ps, WJB_BEGIN_OBJECT, NULL);
+	if (version != NULL && version[0] != '\0')
+	{
+		v.type = jbvString;
+		v.val.string.val = "liger_version";
+		v.val.string.len = strlen(v.val.string.val);
+		pushJsonbValue(&ps, WJB_KEY, &v);
+		v.val.string.val = (char *) version;
+		v.val.string.len = strlen(version);
+		pushJsonbValue(&ps, WJB_VALUE, &v);
+	}
+	return JsonbValueToJsonb(pushJsonbValue(&ps, WJB_END_OBJECT, NULL));
+}
+
+/* A row's values (p50, p20, p80 in the row; median, p20, p80 in the run). */
+static void
+row_values(bool memory, LigerMeasures *m, RunValues *rv)
+{
+	static const int native_of[3] = {1, 0, 2};
+	int			base = memory ? RV_PEAK : RV_LATENCY;
+	int			i;
+
+	memset(rv, 0, sizeof(RunValues));
+	rv->observed_at = m->ts;
+	for (i = 0; i < 3; i++)
+	{
+		int			n = native_of[i];
+
+		rv->has[base + i] = true;
+		rv->v[base + i] = m->scaled[i];
+		rv->native_text[n] = pnstrdup(m->written[i], m->writtenlen[i]);
+		rv->native_canon[n] = m->canon[i];
+	}
+}
+
+/* A run's name and externalId as Liger writes them (SPEC section 7). */
+static void
+row_strings(LigerGroup *g, TimestampTz at, char **name, char **external_id)
+{
+	*name = run_derived_string(g->name_stem, LIGER_NAME_CUT, at);
+	*external_id = run_derived_string(g->external_id_stem, -1, at);
+}
+
+/*
+ * The template of Liger's latency or memory runs: the run layout writes the
+ * document of the first such run (run_model) and splits it, exactly as a
+ * document coming in would be; that run's digest is checked against its
+ * document's.  What else its runs hold, the group gives (resolve_group).
+ */
+static RunTemplate *
+kind_template(BatchStatement *st, LigerState *ls, LigerGroup *g, const char *version,
+			  const RunParts *parts, const char *name, const char *external_id, int64 ord)
+{
+	RunModel	m;
+	RunParts	split;
+	RunDocPos	pos;
+	Jsonb	   *run;
+	KidxDigest	a,
+				b;
+	MemoryContext old;
+	int			k;
+
+	if (ls->kind[g->memory] != NULL)
+		return ls->kind[g->memory];
+	old = MemoryContextSwitchTo(ls->cxt);
+	memset(&m, 0, sizeof(m));
+	m.title = parts->text[RT_TITLE];
+	m.has_labels = true;
+	m.label_key = "liger_version";
+	m.label_value = version != NULL && version[0] != '\0' ? version : NULL;
+	m.status = parts->text[RT_STATUS];
+	m.source = parts->text[RT_SOURCE];
+	m.benchmark = parts->text[RT_BENCHMARK];
+	m.name = name;
+	m.external_id = external_id;
+	m.observed_at = parts->values.observed_at;
+	m.memory = g->memory;
+	m.median = parts->values.v[g->memory ? RV_PEAK : RV_LATENCY];
+	m.p20 = parts->values.v[g->memory ? RV_PEAK_P20 : RV_LATENCY_P20];
+	m.p80 = parts->values.v[g->memory ? RV_PEAK_P80 : RV_LATENCY_P80];
+	m.primary_statistic = "median";
+	m.native_unit = g->memory ? "mb" : "ms";
+	for (k = 0; k < RUN_NNATIVE; k++)
+		m.native_text[k] = parts->values.native_text[k];
+	memcpy(m.ref, parts->ref, sizeof(m.ref));
+
+	run = run_model(&m);
+	pos.ord = ord;
+	pos.path = "$";
+	run_split(&run->root, &pos, &split);
+	batch_template(st->batch, split.template, &split.template);
+	split.values = parts->values;
+	kidx_jsonb_resource_digest(run, &a);
+	run_digest(&split, &b);
+	if (memcmp(&a, &b, sizeof(KidxDigest)) != 0)
+		elog(ERROR, "the run layout does not reproduce the digest of Liger row " INT64_FORMAT,
+			 ord);
+	if (split.labels == NULL || VARSIZE(split.labels) != VARSIZE(parts->labels) ||
+		memcmp(split.labels, parts->labels, VARSIZE(split.labels)) != 0)
+		elog(ERROR, "Liger's label set is not the run layout's");
+	ls->kind[g->memory] = split.template;
+	MemoryContextSwitchTo(old);
+	return split.template;
+}
+
+/*
+ * A group's resources and what its runs share (SPEC section 7), from the
+ * catalogs; the documents of resources met before are not built again.
+ */
+static LigerGroup *
+resolve_group(BatchStatement *st, LigerState *ls, char **col, int64 ord)
+{
+	LigerGroup *g = MemoryContextAllocZero(ls->groups_cxt, sizeof(LigerGroup));
+	MemoryContext old = MemoryContextSwitchTo(ls->groups_cxt);
+	const char *kernel = col[LR_KERNEL_NAME];
+	const char *provider = col[LR_KERNEL_PROVIDER];
+	const char *pass = col[LR_OPERATION_MODE];
+	const char *gpu = col[LR_GPU_NAME];
+	const char *dot = pg_any_to_server(" \xc2\xb7 ", 4, PG_UTF8);	/* " · " */
+	const char *part;
+	const char *label;
+	int			k;
+
+	g->memory = strcmp(col[LR_METRIC_NAME], "memory") == 0;
+	part = g->memory ? "/memory" : "";
+	for (k = 0; k < RR_N; k++)
+		g->parts.ref[k] = group_resource(st, ls, col, k, ord)->digest;
+	label = group_resource(st, ls, col, RR_WORKLOAD, ord)->label;
+	g->parts.text[RT_TITLE] = psprintf("%s%s%s%s%s%s%s", liger_kernel_title(ls->catalog, kernel),
+									   dot, provider, dot, pass, g->memory ? dot : "",
+									   g->memory ? "memory" : "");
+	g->parts.text[RT_STATUS] = LIGER_STATUS;
+	g->parts.text[RT_SOURCE] = LIGER_SOURCE;
+	g->parts.text[RT_BENCHMARK] = psprintf("%s/%s%s", kernel, pass, part);
+	g->parts.labels = liger_labels(col[LR_LIGER_VERSION]);
+	g->name_stem = psprintf("liger-%s-%s%s-%s-%s-%s-", liger_slug(kernel), liger_slug(pass),
+							g->memory ? "-memory" : "", liger_slug(provider), liger_slug(gpu),
+							liger_slug(label));
+	g->external_id_stem = psprintf("%s/%s%s/%s/%s/%s/", kernel, pass, part, provider,
+								   liger_slug(gpu), label);
+	MemoryContextSwitchTo(old);
+	return g;
+}
+
+/* Two strings equal, NULL being equal only to NULL. */
+static bool
+same_text(const char *a, const char *b)
+{
+	return (a == NULL && b == NULL) || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+/* Do a run's rules and strings equal the ones remembered? */
+static bool
+same_forms(const LigerForms *f, const RunParts *parts)
+{
+	const RunTemplate *t = parts->template;
+
+	return f->template != NULL && f->template->name_form == t->name_form &&
+		f->template->name_cut == t->name_cut &&
+		f->template->external_id_form == t->external_id_form &&
+		same_text(f->template->name_prefix, t->name_prefix) &&
+		same_text(f->text[RT_NAME], parts->text[RT_NAME]) &&
+		same_text(f->text[RT_EXTERNAL_ID], parts->text[RT_EXTERNAL_ID]);
+}
+
+/* A good row's run, from its group's parts, to the batch. */
+static void
+add_run(BatchStatement *st, LigerState *ls, LigerGroup *g, const char *version,
+		LigerMeasures *m, int64 ord)
+{
+	MemoryContext old = MemoryContextSwitchTo(ls->row_cxt);
+	LigerForms *f;
+	RunParts	parts;
+	RunTemplate t;
+	char	   *name;
+	char	   *external_id;
+	KidxDigest	digest;
+
+	/* The run: the group's parts and the row's values and strings. */
+	parts = g->parts;
+	row_values(g->memory, m, &parts.values);
+	row_strings(g, parts.values.observed_at, &name, &external_id);
+	t = *kind_template(st, ls, g, version, &parts, name, external_id, ord);
+	t.plan = NULL;
+	parts.template = &t;
+	run_forms(&parts, name, external_id);
+
+	/* what it refers to: the group's, while its strings come out the same */
+	f = &g->forms[parts.values.observed_at % USECS_PER_SEC != 0];
+	if (!same_forms(f, &parts))
+	{
+		MemoryContextSwitchTo(ls->groups_cxt);
+		f->refs.template = batch_template(st->batch, &t, &f->template);
+		f->text[RT_NAME] = parts.text[RT_NAME] ? pstrdup(parts.text[RT_NAME]) : NULL;
+		f->text[RT_EXTERNAL_ID] = parts.text[RT_EXTERNAL_ID] ?
+			pstrdup(parts.text[RT_EXTERNAL_ID]) : NULL;
+		batch_refs(st->batch, &parts, f->refs.template, ord, &f->refs);
+		MemoryContextSwitchTo(ls->row_cxt);
+	}
+	parts.template = f->template;
+	run_digest(&parts, &digest);
+	batch_run(st->batch, &f->refs, &parts, &digest, ord);
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(ls->row_cxt);
 }
 
 /* INSTEAD OF INSERT FOR EACH ROW on kernelindex.liger_rows. */
@@ -288,7 +541,6 @@ kidx_liger_row(PG_FUNCTION_ARGS)
 	const char *reason;
 	int			column;
 	LigerMeasures m;
-	TupleTableSlot *slot;
 	MemoryContext old;
 	int			g;
 	int			i;
@@ -301,7 +553,7 @@ kidx_liger_row(PG_FUNCTION_ARGS)
 	heap_deform_tuple(td->tg_trigtuple, RelationGetDescr(td->tg_relation), values, nulls);
 
 	/*
-	 * A row of a group already met has good group columns: only its values
+	 * A row of a group met recently has good group columns: only its values
 	 * and timestamp are checked.  Any other row is checked whole.
 	 */
 	group_key(ls, values, nulls);
@@ -347,329 +599,18 @@ kidx_liger_row(PG_FUNCTION_ARGS)
 		return PointerGetDatum(td->tg_trigtuple);
 	}
 	if (g < 0)
-		g = add_group(ls, st->cxt, v, st->rows);
-
-	slot = ls->row_slot;
-	ExecClearTuple(slot);
-	slot->tts_values[KR_GROUP - 1] = Int32GetDatum(g);
-	slot->tts_values[KR_ORD - 1] = Int64GetDatum(st->rows);
-	slot->tts_values[KR_TS - 1] = Int64GetDatum(m.ts);
-	for (i = 0; i < 3; i++)
 	{
-		slot->tts_values[KR_SCALED - 1 + i] = Int64GetDatum(m.scaled[i]);
-		slot->tts_values[KR_WRITTEN - 1 + i] =
-			CStringGetDatum(pnstrdup(m.written[i], m.writtenlen[i]));
-		slot->tts_values[KR_CANON - 1 + i] = CStringGetDatum(m.canon[i]);
+		bool		isnew;
+
+		if (intern_count(ls->group_keys) == LIGER_GROUP_CACHE)
+			reset_groups(ls);
+		g = intern_add(ls->group_keys, ls->key.data, ls->key.len, &isnew);
+		ls->groups[g] = resolve_group(st, ls, v, st->rows);
 	}
-	memset(slot->tts_isnull, false, sizeof(bool) * KR_NATTS);
-	ExecStoreVirtualTuple(slot);
-	old = MemoryContextSwitchTo(st->cxt);
-	tuplestore_puttupleslot(ls->rows, slot);
-	MemoryContextSwitchTo(old);
+	add_run(st, ls, ls->groups[g],
+			datum_cstring(values[LR_LIGER_VERSION - 1], nulls[LR_LIGER_VERSION - 1]),
+			&m, st->rows);
 	return PointerGetDatum(td->tg_trigtuple);
-}
-
-/* Liger's name cut (SPEC 7: cut to 100 characters). */
-#define LIGER_NAME_CUT 100
-
-/* Liger's source and status. */
-#define LIGER_SOURCE "liger-kernel-bench"
-#define LIGER_STATUS "passed"
-
-/* A kept row's values (p50, p20, p80 in the row; median, p20, p80 in the run). */
-static void
-row_values(LigerGroup *g, TupleTableSlot *slot, RunValues *rv)
-{
-	static const int native_of[3] = {1, 0, 2};
-	int			base = g->memory ? RV_PEAK : RV_LATENCY;
-	int			i;
-
-	memset(rv, 0, sizeof(RunValues));
-	rv->observed_at = DatumGetInt64(slot->tts_values[KR_TS - 1]);
-	for (i = 0; i < 3; i++)
-	{
-		int			n = native_of[i];
-
-		rv->has[base + i] = true;
-		rv->v[base + i] = DatumGetInt64(slot->tts_values[KR_SCALED - 1 + i]);
-		rv->native_text[n] = DatumGetCString(slot->tts_values[KR_WRITTEN - 1 + i]);
-		rv->native_canon[n] = DatumGetCString(slot->tts_values[KR_CANON - 1 + i]);
-	}
-}
-
-/* A run's name and externalId as Liger writes them (SPEC section 7). */
-static void
-row_strings(LigerGroup *g, TimestampTz at, char **name, char **external_id)
-{
-	*name = run_derived_string(g->name_stem, LIGER_NAME_CUT, at);
-	*external_id = run_derived_string(g->external_id_stem, -1, at);
-}
-
-/*
- * A resource document of the statement, built from the catalogs the first
- * time its columns (key) are met, and handed to the batch.
- */
-static LigerResource *
-group_resource(BatchStatement *st, LigerState *ls, LigerGroup *g, RunRef kind)
-{
-	StringInfoData key;
-	static const int columns[RR_N][5] = {
-		[RR_PROTOCOL] = {LR_METRIC_NAME, LR_OPERATION_MODE},
-		[RR_WORKLOAD] = {LR_KERNEL_NAME, LR_X_NAME, LR_X_LABEL, LR_X_VALUE, LR_EXTRA_CONFIG},
-		[RR_ENVIRONMENT] = {LR_GPU_NAME},
-		[RR_IMPLEMENTATION] = {LR_KERNEL_NAME, LR_KERNEL_PROVIDER},
-	};
-	bool		isnew;
-	int			n;
-	int			c;
-	LigerResource *r;
-	Jsonb	   *doc = NULL;
-
-	initStringInfo(&key);
-	for (c = 0; c < 5 && columns[kind][c] != 0; c++)
-	{
-		const char *v = g->col[columns[kind][c]];
-
-		key_append(&key, v, v ? strlen(v) : -1);
-	}
-	n = intern_add(ls->res_keys[kind], key.data, key.len, &isnew);
-	pfree(key.data);
-	if (!isnew)
-		return &ls->res[kind][n];
-	if (n == ls->capres[kind])
-	{
-		ls->capres[kind] = ls->capres[kind] ? ls->capres[kind] * 2 : 64;
-		ls->res[kind] = ls->res[kind] ?
-			repalloc_huge(ls->res[kind], sizeof(LigerResource) * ls->capres[kind]) :
-			palloc(sizeof(LigerResource) * ls->capres[kind]);
-	}
-	r = &ls->res[kind][n];
-	r->label = NULL;
-	switch (kind)
-	{
-		case RR_PROTOCOL:
-			doc = liger_protocol_document(ls->catalog, g->col[LR_METRIC_NAME], g->col[LR_OPERATION_MODE]);
-			break;
-		case RR_WORKLOAD:
-			doc = liger_workload_document(ls->catalog, g->col[LR_KERNEL_NAME], g->col[LR_X_NAME],
-										  g->col[LR_X_LABEL], g->col[LR_X_VALUE],
-										  g->col[LR_EXTRA_CONFIG], &r->label);
-			break;
-		case RR_ENVIRONMENT:
-			doc = liger_environment_document(ls->catalog, g->col[LR_GPU_NAME]);
-			break;
-		case RR_IMPLEMENTATION:
-			doc = liger_implementation_document(ls->catalog, g->col[LR_KERNEL_NAME],
-												g->col[LR_KERNEL_PROVIDER]);
-			break;
-		case RR_N:
-			break;
-	}
-	kidx_jsonb_resource_digest(doc, &r->digest);
-	batch_resource(st->batch, kind, &r->digest, doc, g->first_ord);
-	return r;
-}
-
-/* Liger's label set: {"liger_version": <version>}, or {} without one. */
-static Jsonb *
-liger_labels(const char *version)
-{
-	JsonbParseState *ps = NULL;
-	JsonbValue	v;
-
-	pushJsonbValue(&ps, WJB_BEGIN_OBJECT, NULL);
-	if (version != NULL && version[0] != '\0')
-	{
-		v.type = jbvString;
-		v.val.string.val = "liger_version";
-		v.val.string.len = strlen(v.val.string.val);
-		pushJsonbValue(&ps, WJB_KEY, &v);
-		v.val.string.val = (char *) version;
-		v.val.string.len = strlen(version);
-		pushJsonbValue(&ps, WJB_VALUE, &v);
-	}
-	return JsonbValueToJsonb(pushJsonbValue(&ps, WJB_END_OBJECT, NULL));
-}
-
-/*
- * The template of Liger's latency or memory runs: the run layout writes the
- * document of the first such run (run_model) and splits it, exactly as a
- * document coming in would be; that run's digest is checked against its
- * document's.  What else its runs hold, the group gives (resolve_group).
- */
-static RunTemplate *
-kind_template(BatchStatement *st, LigerState *ls, LigerGroup *g, const RunParts *parts,
-			  const char *name, const char *external_id)
-{
-	RunModel	m;
-	RunParts	split;
-	RunDocPos	pos;
-	Jsonb	   *run;
-	KidxDigest	a,
-				b;
-	int			k;
-
-	if (ls->kind[g->memory] != NULL)
-		return ls->kind[g->memory];
-	memset(&m, 0, sizeof(m));
-	m.title = parts->text[RT_TITLE];
-	m.has_labels = true;
-	m.label_key = "liger_version";
-	m.label_value = g->col[LR_LIGER_VERSION] && g->col[LR_LIGER_VERSION][0] ?
-		g->col[LR_LIGER_VERSION] : NULL;
-	m.status = parts->text[RT_STATUS];
-	m.source = parts->text[RT_SOURCE];
-	m.benchmark = parts->text[RT_BENCHMARK];
-	m.name = name;
-	m.external_id = external_id;
-	m.observed_at = parts->values.observed_at;
-	m.memory = g->memory;
-	m.median = parts->values.v[g->memory ? RV_PEAK : RV_LATENCY];
-	m.p20 = parts->values.v[g->memory ? RV_PEAK_P20 : RV_LATENCY_P20];
-	m.p80 = parts->values.v[g->memory ? RV_PEAK_P80 : RV_LATENCY_P80];
-	m.primary_statistic = "median";
-	m.native_unit = g->memory ? "mb" : "ms";
-	for (k = 0; k < RUN_NNATIVE; k++)
-		m.native_text[k] = parts->values.native_text[k];
-	memcpy(m.ref, parts->ref, sizeof(m.ref));
-
-	run = run_model(&m);
-	pos.ord = g->first_ord;
-	pos.path = "$";
-	run_split(&run->root, &pos, &split);
-	batch_template(st->batch, split.template, &split.template);
-	split.values = parts->values;
-	kidx_jsonb_resource_digest(run, &a);
-	run_digest(&split, &b);
-	if (memcmp(&a, &b, sizeof(KidxDigest)) != 0)
-		elog(ERROR, "the run layout does not reproduce the digest of Liger row " INT64_FORMAT,
-			 g->first_ord);
-	if (split.labels == NULL || VARSIZE(split.labels) != VARSIZE(parts->labels) ||
-		memcmp(split.labels, parts->labels, VARSIZE(split.labels)) != 0)
-		elog(ERROR, "Liger's label set is not the run layout's");
-	ls->kind[g->memory] = split.template;
-	return split.template;
-}
-
-/*
- * Step 1: a group's resources and what its runs share (SPEC section 7),
- * from the catalogs; the documents of resources met before are not built
- * again.
- */
-static void
-resolve_group(BatchStatement *st, LigerState *ls, LigerGroup *g)
-{
-	const char *kernel = g->col[LR_KERNEL_NAME];
-	const char *provider = g->col[LR_KERNEL_PROVIDER];
-	const char *pass = g->col[LR_OPERATION_MODE];
-	const char *gpu = g->col[LR_GPU_NAME];
-	const char *part = g->memory ? "/memory" : "";
-	const char *dot = pg_any_to_server(" \xc2\xb7 ", 4, PG_UTF8);	/* " · " */
-	const char *label;
-	int			k;
-
-	memset(&g->parts, 0, sizeof(RunParts));
-	for (k = 0; k < RR_N; k++)
-		g->parts.ref[k] = group_resource(st, ls, g, k)->digest;
-	label = group_resource(st, ls, g, RR_WORKLOAD)->label;
-	g->parts.text[RT_TITLE] = psprintf("%s%s%s%s%s%s%s", liger_kernel_title(ls->catalog, kernel),
-									   dot, provider, dot, pass, g->memory ? dot : "",
-									   g->memory ? "memory" : "");
-	g->parts.text[RT_STATUS] = LIGER_STATUS;
-	g->parts.text[RT_SOURCE] = LIGER_SOURCE;
-	g->parts.text[RT_BENCHMARK] = psprintf("%s/%s%s", kernel, pass, part);
-	g->parts.labels = liger_labels(g->col[LR_LIGER_VERSION]);
-	g->name_stem = psprintf("liger-%s-%s%s-%s-%s-%s-", liger_slug(kernel), liger_slug(pass),
-							g->memory ? "-memory" : "", liger_slug(provider), liger_slug(gpu),
-							liger_slug(label));
-	g->external_id_stem = psprintf("%s/%s%s/%s/%s/%s/", kernel, pass, part, provider,
-								   liger_slug(gpu), label);
-	g->resolved = true;
-}
-
-/* Two strings equal, NULL being equal only to NULL. */
-static bool
-same_text(const char *a, const char *b)
-{
-	return (a == NULL && b == NULL) || (a != NULL && b != NULL && strcmp(a, b) == 0);
-}
-
-/* Do a run's rules and strings equal the ones remembered? */
-static bool
-same_forms(const LigerForms *f, const RunParts *parts)
-{
-	const RunTemplate *t = parts->template;
-
-	return f->template != NULL && f->template->name_form == t->name_form &&
-		f->template->name_cut == t->name_cut &&
-		f->template->external_id_form == t->external_id_form &&
-		same_text(f->template->name_prefix, t->name_prefix) &&
-		same_text(f->text[RT_NAME], parts->text[RT_NAME]) &&
-		same_text(f->text[RT_EXTERNAL_ID], parts->text[RT_EXTERNAL_ID]);
-}
-
-/* Step 2 and 3: every kept row's run, from its group's parts, to the batch. */
-static void
-add_runs(BatchStatement *st, LigerState *ls)
-{
-	MemoryContext rowcxt = AllocSetContextCreate(CurrentMemoryContext, "kernelindex Liger row",
-												 ALLOCSET_DEFAULT_SIZES);
-	TupleTableSlot *slot = ls->row_slot;
-	MemoryContext old = MemoryContextSwitchTo(st->cxt);
-
-	ls->catalog = liger_catalog_read();
-	MemoryContextSwitchTo(old);
-	tuplestore_rescan(ls->rows);
-	while (tuplestore_gettupleslot(ls->rows, true, false, slot))
-	{
-		LigerGroup *g;
-		LigerForms *f;
-		RunParts	parts;
-		RunTemplate t;
-		char	   *name;
-		char	   *external_id;
-		KidxDigest	digest;
-		int64		ord;
-
-		CHECK_FOR_INTERRUPTS();
-		slot_getallattrs(slot);
-		g = ls->groups[DatumGetInt32(slot->tts_values[KR_GROUP - 1])];
-		ord = DatumGetInt64(slot->tts_values[KR_ORD - 1]);
-		old = MemoryContextSwitchTo(st->cxt);
-		if (!g->resolved)
-			resolve_group(st, ls, g);
-		MemoryContextSwitchTo(rowcxt);
-
-		/* The run: the group's parts and the row's values and strings. */
-		parts = g->parts;
-		row_values(g, slot, &parts.values);
-		row_strings(g, parts.values.observed_at, &name, &external_id);
-		MemoryContextSwitchTo(st->cxt);
-		t = *kind_template(st, ls, g, &parts, name, external_id);
-		MemoryContextSwitchTo(rowcxt);
-		t.plan = NULL;
-		parts.template = &t;
-		run_forms(&parts, name, external_id);
-
-		/* what it refers to: the group's, while its strings come out the same */
-		f = &g->forms[parts.values.observed_at % USECS_PER_SEC != 0];
-		if (!same_forms(f, &parts))
-		{
-			MemoryContextSwitchTo(st->cxt);
-			f->refs.template = batch_template(st->batch, &t, &f->template);
-			f->text[RT_NAME] = parts.text[RT_NAME] ? pstrdup(parts.text[RT_NAME]) : NULL;
-			f->text[RT_EXTERNAL_ID] = parts.text[RT_EXTERNAL_ID] ?
-				pstrdup(parts.text[RT_EXTERNAL_ID]) : NULL;
-			batch_refs(st->batch, &parts, f->refs.template, ord, &f->refs);
-			MemoryContextSwitchTo(rowcxt);
-		}
-		parts.template = f->template;
-		run_digest(&parts, &digest);
-		batch_run(st->batch, &f->refs, &parts, &digest, ord);
-		MemoryContextSwitchTo(old);
-		MemoryContextReset(rowcxt);
-	}
-	MemoryContextDelete(rowcxt);
 }
 
 /* Keep the statement's bad rows in kernelindex.rejected_rows. */
@@ -745,9 +686,6 @@ kidx_liger_end(PG_FUNCTION_ARGS)
 	ls = (LigerState *) st->path;
 	if (ls->nbad > 0)
 		quarantine(ls);
-	if (intern_count(ls->group_keys) > 0)
-		add_runs(st, ls);
-	tuplestore_end(ls->rows);
 	batch_finish(st->batch);
 	MemoryContextDelete(st->cxt);
 	return PointerGetDatum(NULL);
