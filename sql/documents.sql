@@ -91,6 +91,74 @@ SELECT kernelindex.ingest_bundles(ARRAY[d, jsonb_set(d, '{run,spec,status}', '"s
 FROM (SELECT replace(doc::text, '2025-04-28', '2026-01-01')::jsonb AS d FROM base WHERE name = 'sparsemax') x;
 \set VERBOSITY terse
 
+-- An externalId made of the run's benchmark, a string, its workload's label
+-- and the observedAt (Liger's) is held without the label: the string left
+-- is the provider and GPU, which many series share, and the label comes
+-- back from the workload's stored document.  Whole bundles of the Liger
+-- sample, ingested as documents in four ways, come back exactly each time.
+CREATE FUNCTION pg_temp.empty_store() RETURNS void LANGUAGE sql AS $$
+TRUNCATE kernelindex.runs, kernelindex.comparability_keys, kernelindex.protocols,
+	kernelindex.environments, kernelindex.workloads, kernelindex.implementations, kernelindex.run_titles,
+	kernelindex.run_statuses, kernelindex.run_sources, kernelindex.run_benchmarks, kernelindex.run_strings,
+	kernelindex.run_labels, kernelindex.run_templates
+$$;
+SELECT pg_temp.empty_store();
+\copy kernelindex.liger_rows FROM 'test/data/liger_sample.csv' WITH (FORMAT csv, HEADER MATCH)
+CREATE TEMP TABLE whole AS SELECT b.digest, b.bundle FROM kernelindex.run_bundles b;
+CREATE VIEW pg_temp.forms AS
+SELECT t.external_id_form, count(*) AS runs, count(DISTINCT r.external_id_id) AS strings,
+	bool_and(kernelindex.run_document(r.digest) -> 'run' = w.bundle -> 'run') AS runs_exact,
+	bool_and(f.external_id = w.bundle #>> '{run,spec,sourceNative,externalId}') AS run_facts_exact
+FROM kernelindex.runs r JOIN kernelindex.run_templates t ON t.id = r.template_id
+JOIN whole w ON w.digest = r.digest
+JOIN kernelindex.run_facts f ON f.run_digest = r.digest::text
+GROUP BY 1 ORDER BY 1;
+-- from the CSV
+SELECT * FROM pg_temp.forms;
+-- whole bundles: the workload's label is the one its document brings
+SELECT pg_temp.empty_store();
+SELECT kernelindex.ingest_bundles(array_agg(bundle)) AS stored FROM whole;
+SELECT * FROM pg_temp.forms;
+SELECT bool_and(b.bundle = w.bundle) AS bundles_exact
+FROM whole w JOIN kernelindex.run_bundles b ON b.digest = w.digest;
+-- bundles without their workloads: no label is known, the stem is held whole
+SELECT pg_temp.empty_store();
+SELECT kernelindex.ingest_bundles(array_agg(bundle - 'workload')) AS stored FROM whole;
+SELECT * FROM pg_temp.forms;
+-- the workloads stored first with another label (the same spec, so the same
+-- digest): the stored label is not the run's, the stem is held whole
+SELECT pg_temp.empty_store();
+SELECT count(kernelindex.ingest_document(jsonb_set(d, '{metadata,labels,label}', '"another"')))
+FROM (SELECT DISTINCT bundle -> 'workload' AS d FROM whole) x;
+SELECT kernelindex.ingest_bundles(array_agg(bundle)) AS stored FROM whole;
+SELECT * FROM pg_temp.forms;
+SELECT count(*) FILTER (WHERE b.bundle #>> '{workload,metadata,labels,label}' = 'another') AS stored_label_kept
+FROM kernelindex.run_bundles b;
+
+-- A stored workload's label never changes (its runs' externalIds are made
+-- of it); the rest of its metadata may.
+SELECT pg_temp.empty_store();
+SELECT kernelindex.ingest_bundles(array_agg(bundle)) AS stored FROM whole;
+\set VERBOSITY default
+UPDATE kernelindex.workloads SET document = jsonb_set(document, '{metadata,labels,label}', '"renamed"')
+WHERE id = (SELECT min(id) FROM kernelindex.workloads);
+UPDATE kernelindex.workloads SET document = document #- '{metadata,labels,label}'
+WHERE id = (SELECT min(id) FROM kernelindex.workloads);
+\set VERBOSITY terse
+UPDATE kernelindex.workloads SET document = jsonb_set(document, '{metadata,title}', '"a new title"')
+WHERE id = (SELECT min(id) FROM kernelindex.workloads);
+SELECT * FROM pg_temp.forms;
+
+-- external_id_of: every form, the parts each needs, a form that is not one.
+SELECT f, kernelindex.external_id_of(f, 'k/forward', 'liger/gpu', 'n8', '2025-04-28 00:38:25.5+00')
+FROM unnest(ARRAY['absent', 'literal', 'stem', 'labelled']) f;
+SELECT kernelindex.external_id_of('labelled', NULL, 'liger/gpu', 'n8', now()) IS NULL AS no_benchmark,
+	kernelindex.external_id_of('labelled', 'k', 'liger/gpu', NULL, now()) IS NULL AS no_label,
+	kernelindex.external_id_of('stem', NULL, NULL, NULL, now()) IS NULL AS no_stem;
+\set VERBOSITY default
+SELECT kernelindex.external_id_of('derived', 'k', 's', 'l', now());
+\set VERBOSITY terse
+
 -- Leave the store empty for the suites that follow.
 TRUNCATE kernelindex.runs, kernelindex.comparability_keys, kernelindex.protocols,
 	kernelindex.environments, kernelindex.workloads, kernelindex.implementations, kernelindex.run_titles,

@@ -168,14 +168,20 @@ FROM kernelindex.rejected_rows WHERE "timestamp" LIKE '2025-11-01 %';
 SELECT count(*) AS runs, count(*) FILTER (WHERE kidx_resource_digest(kernelindex.run_document(digest) -> 'run') <> digest) AS wrong
 FROM kernelindex.runs WHERE observed_at >= '2025-11-01 00:00+00' AND observed_at < '2025-11-02 00:00+00';
 
--- Every run's name and externalId derive from dictionary strings and the
--- observedAt: a few templates, one externalId stem per series (kernel,
--- pass, provider, GPU and workload), no observedAt left in a template.
+-- Every run's name and externalId derive from dictionary strings, the
+-- workload's label and the observedAt: a few templates, one externalId
+-- string per provider and GPU (what is left once the benchmark, the
+-- workload's label and the observedAt are taken out), no observedAt left
+-- in a template.
 SELECT count(DISTINCT r.template_id) AS templates,
 	count(DISTINCT (r.comparability_key, r.implementation_id)) AS series,
-	count(DISTINCT r.external_id_id) AS external_id_stems,
+	count(DISTINCT r.external_id_id) AS external_id_strings,
+	(SELECT count(DISTINCT (i.provider, k.environment_id))
+	 FROM kernelindex.runs r2
+	 JOIN kernelindex.implementations i ON i.id = r2.implementation_id
+	 JOIN kernelindex.comparability_keys k ON k.key = r2.comparability_key) AS providers_and_gpus,
 	count(*) FILTER (WHERE t.name_form = 'from_external_id') AS names_from_external_id,
-	count(*) FILTER (WHERE t.external_id_form = 'stem') AS external_ids_derived,
+	count(*) FILTER (WHERE t.external_id_form = 'labelled') AS external_ids_labelled,
 	count(*) FILTER (WHERE t.value #> '{spec,observedAt}' IS NOT NULL) AS observed_at_in_template
 FROM kernelindex.runs r JOIN kernelindex.run_templates t ON t.id = r.template_id;
 

@@ -72,6 +72,10 @@ typedef struct BatchResource
 	Jsonb	   *document;		/* NULL: known by digest only */
 	int64		ord;
 	int32		id;				/* its id once stored */
+	bool		label_stored;	/* a workload's label was read from a stored
+								 * document (label) */
+	bool		label_assumed;	/* runs were held by label (RIF_LABELLED) */
+	char	   *label;			/* a workload's label, once known */
 } BatchResource;
 
 /* A comparability key of the batch. */
@@ -203,6 +207,9 @@ add_resource(Batch *b, RunRef kind, const KidxDigest *digest, Jsonb *document,
 		r->document = NULL;
 		r->ord = ord;
 		r->id = 0;
+		r->label_stored = false;
+		r->label_assumed = false;
+		r->label = NULL;
 	}
 	r = &b->res[kind][e->index];
 	if (document != NULL && r->document == NULL)
@@ -223,6 +230,89 @@ batch_resource(Batch *b, RunRef kind, const KidxDigest *digest, Jsonb *document,
 
 	add_resource(b, kind, digest, document, ord);
 	MemoryContextSwitchTo(old);
+}
+
+/* A workload document's metadata.labels.label (NULL: none). */
+static char *
+document_label(Jsonb *doc)
+{
+	JsonbValue *v = getKeyJsonValueFromContainer(&doc->root, "metadata", 8, NULL);
+
+	if (v == NULL || v->type != jbvBinary)
+		return NULL;
+	v = getKeyJsonValueFromContainer(v->val.binary.data, "labels", 6, NULL);
+	if (v == NULL || v->type != jbvBinary)
+		return NULL;
+	v = getKeyJsonValueFromContainer(v->val.binary.data, "label", 5, NULL);
+	if (v == NULL || v->type != jbvString)
+		return NULL;
+	return pnstrdup(v->val.string.val, v->val.string.len);
+}
+
+/*
+ * Read a stored workload's label into r, if the workload is stored with its
+ * document (then its label never changes: kernelindex.workloads_update).
+ */
+static void
+read_stored_label(Batch *b, BatchResource *r)
+{
+	/* kept for the backend, like ri_triggers.c's, for the type it knows */
+	static SPIPlanPtr plan = NULL;
+	static Oid	plan_type = InvalidOid;
+	Oid			type = kidx_digest_type();
+	Datum		args[1] = {PointerGetDatum(&r->digest)};
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	if (plan != NULL && plan_type != type)
+	{
+		SPI_freeplan(plan);
+		plan = NULL;
+	}
+	if (plan == NULL)
+	{
+		SPIPlanPtr	p = SPI_prepare(psprintf("SELECT t.label FROM kernelindex.workloads AS t"
+											 " WHERE t.digest OPERATOR(%s.=) $1"
+											 " AND t.document IS NOT NULL",
+											 kidx_extension_schema()),
+									1, &type);
+
+		if (p == NULL || SPI_keepplan(p) != 0)
+			elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
+		plan = p;
+		plan_type = type;
+	}
+	kidx_spi_execute_plan(plan, args, NULL, true, 1);
+	if (SPI_processed == 1)
+	{
+		bool		isnull;
+		Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+
+		r->label_stored = true;
+		r->label = isnull ? NULL : MemoryContextStrdup(b->cxt, TextDatumGetCString(d));
+	}
+	if (SPI_finish() != SPI_OK_FINISH)
+		elog(ERROR, "SPI_finish failed");
+}
+
+/* The label runs of a workload are held by; see batch.h. */
+const char *
+batch_workload_label(Batch *b, const KidxDigest *workload, int64 ord)
+{
+	MemoryContext old = MemoryContextSwitchTo(b->cxt);
+	int			i = add_resource(b, RR_WORKLOAD, workload, NULL, ord);
+	BatchResource *r = &b->res[RR_WORKLOAD][i];	/* after add_resource grew it */
+
+	if (!r->label_stored && r->label == NULL)
+	{
+		read_stored_label(b, r);
+		if (!r->label_stored && r->document != NULL)
+			r->label = document_label(r->document);
+	}
+	if (r->label != NULL)
+		r->label_assumed = true;
+	MemoryContextSwitchTo(old);
+	return r->label;
 }
 
 /* The batch's number of a template; see batch.h. */
@@ -457,19 +547,44 @@ store_resources(Batch *b, RunRef kind)
 								  " AND u.doc IS NOT NULL",
 								  ref_table[kind], schema),
 						 2, types, args, NULL, false, 0);
-	kidx_spi_execute(psprintf("SELECT t.digest, t.id FROM kernelindex.%s AS t"
-							  " WHERE t.digest OPERATOR(%s.=) ANY ($1)", ref_table[kind], schema),
+	kidx_spi_execute(psprintf("SELECT t.digest, t.id%s FROM kernelindex.%s AS t"
+							  " WHERE t.digest OPERATOR(%s.=) ANY ($1)",
+							  kind == RR_WORKLOAD ? ", t.label" : "", ref_table[kind], schema),
 					 1, types, args, NULL, false, 0);
 	for (r = 0; r < SPI_processed; r++)
 	{
+		HeapTuple	tup = SPI_tuptable->vals[r];
+		TupleDesc	desc = SPI_tuptable->tupdesc;
 		bool		isnull;
-		KidxDigest *d = (KidxDigest *) DatumGetPointer(SPI_getbinval(SPI_tuptable->vals[r],
-																	 SPI_tuptable->tupdesc, 1, &isnull));
+		KidxDigest *d = (KidxDigest *) DatumGetPointer(SPI_getbinval(tup, desc, 1, &isnull));
 		DigestEntry *e = hash_search(b->res_hash[kind], d, HASH_FIND, NULL);
+		BatchResource *res;
+		Datum		label;
 
-		if (e != NULL)
-			b->res[kind][e->index].id =
-				DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, 2, &isnull));
+		if (e == NULL)
+			continue;
+		res = &b->res[kind][e->index];
+		res->id = DatumGetInt32(SPI_getbinval(tup, desc, 2, &isnull));
+		if (kind != RR_WORKLOAD || !res->label_assumed)
+			continue;
+
+		/*
+		 * Runs held by the workload's label rebuild their externalIds from the
+		 * label stored: it must be the one they assumed.  It is, unless a
+		 * concurrent load stored this workload with another document.
+		 */
+		label = SPI_getbinval(tup, desc, 3, &isnull);
+		if (isnull || strcmp(TextDatumGetCString(label), res->label) != 0)
+		{
+			char		text[KIDX_DIGEST_TEXT_LEN + 1];
+
+			kidx_digest_to_cstring(&res->digest, text);
+			ereport(ERROR,
+					(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+					 errmsg("workload %s was stored by a concurrent load with another label while document " INT64_FORMAT " was being stored",
+							text, res->ord),
+					 errhint("Retry the statement.")));
+		}
 	}
 	SPI_freetuptable(SPI_tuptable);
 
@@ -549,15 +664,23 @@ store_keys(Batch *b)
  * ----------------------------------------------------------------
  */
 
+/* What a sorted run's externalId is made of (for messages). */
+typedef struct ExternalParts
+{
+	int			template;		/* the batch's numbers */
+	int			text;
+	int			benchmark;
+	int			workload;
+	TimestampTz observed_at;
+} ExternalParts;
+
 /* An externalId met earlier in the comparability key being written. */
 typedef struct ExternalEntry
 {
 	pg_uuid_t	key;
 	KidxDigest	digest;
 	int64		ord;
-	int			template;		/* for the message */
-	int			text;
-	TimestampTz observed_at;
+	ExternalParts parts;
 } ExternalEntry;
 
 /*
@@ -576,8 +699,7 @@ typedef struct RunsBuffer
 	bool		existing;		/* runs of keys stored before */
 	Datum	   *rows;			/* composite datums of runs rows */
 	int64	   *ords;			/* for messages */
-	int		   *templates;		/* the batch's template numbers */
-	int		   *texts;			/* the batch's externalId strings */
+	ExternalParts *externals;	/* for messages */
 	int			n;
 } RunsBuffer;
 
@@ -595,16 +717,31 @@ typedef struct RunsWriter
 	HTAB	   *externals;		/* of the key being written */
 } RunsWriter;
 
+/* What a sorted run's externalId is made of. */
+static void
+external_parts(Datum *v, bool *nulls, const BatchKey *key, ExternalParts *e)
+{
+	e->template = DatumGetInt32(v[BC_TEMPLATE - 1]);
+	e->text = nulls[BC_TEXT0 - 1 + RT_EXTERNAL_ID] ? -1 :
+		DatumGetInt32(v[BC_TEXT0 - 1 + RT_EXTERNAL_ID]);
+	e->benchmark = nulls[BC_TEXT0 - 1 + RT_BENCHMARK] ? -1 :
+		DatumGetInt32(v[BC_TEXT0 - 1 + RT_BENCHMARK]);
+	e->workload = key->res[1];
+	e->observed_at = DatumGetTimestampTz(v[BC_OBSERVED_AT - 1]);
+}
+
 /* The externalId of a sorted run, for messages. */
 static char *
-external_id_of(Batch *b, int template, int text, TimestampTz observed_at)
+external_id_of(Batch *b, const ExternalParts *e)
 {
 	RunParts	parts;
 
 	memset(&parts, 0, sizeof(parts));
-	parts.template = b->templates[template];
-	parts.text[RT_EXTERNAL_ID] = dict_text_value(b->dicts, DK_STRING, text);
-	parts.values.observed_at = observed_at;
+	parts.template = b->templates[e->template];
+	parts.text[RT_EXTERNAL_ID] = dict_text_value(b->dicts, run_text_dict[RT_EXTERNAL_ID], e->text);
+	parts.text[RT_BENCHMARK] = dict_text_value(b->dicts, run_text_dict[RT_BENCHMARK], e->benchmark);
+	parts.workload_label = b->res[RR_WORKLOAD][e->workload].label;
+	parts.values.observed_at = e->observed_at;
 	return run_external_id(&parts);
 }
 
@@ -655,8 +792,7 @@ writer_open(RunsWriter *w, Batch *b)
 		buf->existing = k == 1;
 		buf->rows = MemoryContextAlloc(b->cxt, sizeof(Datum) * w->cap);
 		buf->ords = MemoryContextAlloc(b->cxt, sizeof(int64) * w->cap);
-		buf->templates = MemoryContextAlloc(b->cxt, sizeof(int) * w->cap);
-		buf->texts = MemoryContextAlloc(b->cxt, sizeof(int) * w->cap);
+		buf->externals = MemoryContextAlloc(b->cxt, sizeof(ExternalParts) * w->cap);
 		buf->plan = SPI_prepare(sql, 1, argtypes);
 		if (buf->plan == NULL)
 			elog(ERROR, "SPI_prepare failed (%s) on: %s", SPI_result_code_string(SPI_result), sql);
@@ -705,9 +841,7 @@ stored_collision(RunsWriter *w, Batch *b, RunsBuffer *buf, Datum rows, ErrorData
 		external_collision(buf->ords[which],
 						   (KidxDigest *) DatumGetPointer(GetAttributeByNum(row, w->att[RC_DIGEST], &isnull)),
 						   "stored", &theirs,
-						   external_id_of(b, buf->templates[which], buf->texts[which],
-										  DatumGetTimestampTz(GetAttributeByNum(row, w->att[RC_OBSERVED_AT],
-																				&isnull))));
+						   external_id_of(b, &buf->externals[which]));
 	}
 	ereport(ERROR,
 			(errcode(ERRCODE_UNIQUE_VIOLATION),
@@ -812,13 +946,10 @@ writer_put(RunsWriter *w, Batch *b, TupleTableSlot *in, BatchKey *key)
 			external_collision(DatumGetInt64(v[BC_ORD - 1]),
 							   (KidxDigest *) DatumGetPointer(v[BC_DIGEST - 1]),
 							   psprintf("document " INT64_FORMAT "'s", e->ord), &e->digest,
-							   external_id_of(b, e->template, e->text, e->observed_at));
+							   external_id_of(b, &e->parts));
 		memcpy(&e->digest, DatumGetPointer(v[BC_DIGEST - 1]), sizeof(KidxDigest));
 		e->ord = DatumGetInt64(v[BC_ORD - 1]);
-		e->template = DatumGetInt32(v[BC_TEMPLATE - 1]);
-		e->text = nulls[BC_TEXT0 - 1 + RT_EXTERNAL_ID] ? -1 :
-			DatumGetInt32(v[BC_TEXT0 - 1 + RT_EXTERNAL_ID]);
-		e->observed_at = DatumGetTimestampTz(v[BC_OBSERVED_AT - 1]);
+		external_parts(v, nulls, key, &e->parts);
 	}
 
 	for (i = 0; i < w->desc->natts; i++)
@@ -851,9 +982,7 @@ writer_put(RunsWriter *w, Batch *b, TupleTableSlot *in, BatchKey *key)
 	buf->rows[buf->n] = HeapTupleGetDatum(heap_form_tuple(w->desc, w->values, w->nulls));
 	MemoryContextSwitchTo(old);
 	buf->ords[buf->n] = DatumGetInt64(v[BC_ORD - 1]);
-	buf->templates[buf->n] = DatumGetInt32(v[BC_TEMPLATE - 1]);
-	buf->texts[buf->n] = nulls[BC_TEXT0 - 1 + RT_EXTERNAL_ID] ? -1 :
-		DatumGetInt32(v[BC_TEXT0 - 1 + RT_EXTERNAL_ID]);
+	external_parts(v, nulls, key, &buf->externals[buf->n]);
 	if (++buf->n == w->cap)
 	{
 		writer_flush(w, b, &w->buf[0]);

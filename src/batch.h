@@ -30,6 +30,17 @@ extern void batch_resource(Batch *b, RunRef kind, const KidxDigest *digest,
 						   Jsonb *document, int64 ord);
 
 /*
+ * The label (metadata.labels.label) of a workload that the statement's runs
+ * may be held by (RIF_LABELLED, see run_forms()): the label of the
+ * workload's stored document, else of the document the statement brings;
+ * NULL if neither is known.  Storing the batch checks that the label stored
+ * in the end is this one (a concurrent load could store another document:
+ * 40001).  ord is the position of the document that refers to it.
+ */
+extern const char *batch_workload_label(Batch *b, const KidxDigest *workload,
+										int64 ord);
+
+/*
  * The batch's number of a template, the same for equal templates; the
  * batch's copy, laid out, in *interned (what the runs' parts point at).
  */

@@ -221,8 +221,6 @@ typedef struct HashEntry
 } HashEntry;
 
 /* The texts of the rules, as run_templates stores them. */
-static const char *const name_form_value[] = {"literal", "stem", "from_external_id"};
-static const char *const id_form_value[] = {"absent", "literal", "stem"};
 
 /* A one-dimensional array of n Datums of a type (NULL elements where nulls). */
 static Datum
@@ -261,7 +259,7 @@ same_value(DictKind kind, void *ours, HeapTuple tup, TupleDesc desc)
 		run_template_hash(&stored, &b);
 		return memcmp(&a, &b, sizeof(a)) == 0 &&
 			strcmp(TextDatumGetCString(SPI_getbinval(tup, desc, 4, &isnull)),
-				   name_form_value[t->name_form]) == 0;
+				   run_name_form_name[t->name_form]) == 0;
 	}
 	if (kind == DK_LABELS)
 	{
@@ -319,11 +317,11 @@ store_dictionary(DictSet *ds, DictKind kind)
 
 			run_template_hash(t, h);
 			values[i] = PointerGetDatum(t->doc);
-			rules[0][i] = CStringGetTextDatum(name_form_value[t->name_form]);
+			rules[0][i] = CStringGetTextDatum(run_name_form_name[t->name_form]);
 			rule_nulls[1][i] = t->name_prefix == NULL;
 			rules[1][i] = t->name_prefix ? CStringGetTextDatum(t->name_prefix) : (Datum) 0;
 			rules[2][i] = Int32GetDatum(t->name_cut);
-			rules[3][i] = CStringGetTextDatum(id_form_value[t->external_id_form]);
+			rules[3][i] = CStringGetTextDatum(run_id_form_name[t->external_id_form]);
 			rule_nulls[4][i] = t->native_unit == NULL;
 			rules[4][i] = t->native_unit ? CStringGetTextDatum(t->native_unit) : (Datum) 0;
 		}
@@ -521,13 +519,13 @@ cache_lookup(DictCache *dc, DictKind kind, int32 id)
 		Datum		cut;
 
 		t->doc = DatumGetJsonbPCopy(d);
-		t->name_form = rule_of(name_form_value, lengthof(name_form_value),
+		t->name_form = rule_of(run_name_form_name, RNF_N,
 							   TextDatumGetCString(SPI_getbinval(tup, desc, 2, &isnull)));
 		d = SPI_getbinval(tup, desc, 3, &isnull);
 		t->name_prefix = isnull ? NULL : TextDatumGetCString(d);
 		cut = SPI_getbinval(tup, desc, 4, &isnull);
 		t->name_cut = isnull ? -1 : DatumGetInt32(cut);
-		t->external_id_form = rule_of(id_form_value, lengthof(id_form_value),
+		t->external_id_form = rule_of(run_id_form_name, RIF_N,
 									  TextDatumGetCString(SPI_getbinval(tup, desc, 5, &isnull)));
 		d = SPI_getbinval(tup, desc, 6, &isnull);
 		t->native_unit = isnull ? NULL : TextDatumGetCString(d);
@@ -608,11 +606,11 @@ kidx_template_hash(PG_FUNCTION_ARGS)
 		PG_RETURN_NULL();
 	memset(&t, 0, sizeof(t));
 	t.doc = PG_GETARG_JSONB_P(0);
-	t.name_form = rule_of(name_form_value, lengthof(name_form_value),
+	t.name_form = rule_of(run_name_form_name, RNF_N,
 						  text_to_cstring(PG_GETARG_TEXT_PP(1)));
 	t.name_prefix = PG_ARGISNULL(2) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(2));
 	t.name_cut = PG_GETARG_INT32(3);
-	t.external_id_form = rule_of(id_form_value, lengthof(id_form_value),
+	t.external_id_form = rule_of(run_id_form_name, RIF_N,
 								 text_to_cstring(PG_GETARG_TEXT_PP(4)));
 	t.native_unit = PG_ARGISNULL(5) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(5));
 	result = palloc(sizeof(pg_uuid_t));

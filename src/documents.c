@@ -190,6 +190,8 @@ add_run(DocState *ds, JsonbContainer *c, const char *path, int64 ord,
 	pos.ord = ord;
 	pos.path = path;
 	run_split(c, &pos, parts);
+	run_forms(parts, parts->text[RT_EXTERNAL_ID] != NULL && parts->text[RT_BENCHMARK] != NULL ?
+			  batch_workload_label(ds->batch, &parts->ref[RR_WORKLOAD], ord) : NULL);
 	kidx_container_resource_digest(c, digest);
 	t = batch_template(ds->batch, parts->template, &parts->template);
 
@@ -475,6 +477,7 @@ typedef struct KeyDigests
 {
 	KidxDigest	key;
 	KidxDigest	ref[3];
+	char	   *workload_label; /* NULL: none */
 } KeyDigests;
 
 typedef struct ImplementationDigest
@@ -591,11 +594,12 @@ export_resource(ExportCache *ec, RunRef kind, const KidxDigest *digest)
 
 /*
  * A stored run's parts from its row of kernelindex.runs, its resource
- * digests and its name and externalId strings.
+ * digests, its workload's label and its name and externalId strings.
  */
 static void
 parts_of_row(ExportCache *ec, HeapTupleHeader row, const KidxDigest *const *refs,
-			 const char *name, const char *external_id, RunParts *parts)
+			 const char *workload_label, const char *name, const char *external_id,
+			 RunParts *parts)
 {
 	Oid			rowtype = HeapTupleHeaderGetTypeId(row);
 	TupleDesc	desc = lookup_rowtype_tupdesc(rowtype, HeapTupleHeaderGetTypMod(row));
@@ -632,6 +636,7 @@ parts_of_row(ExportCache *ec, HeapTupleHeader row, const KidxDigest *const *refs
 											 DatumGetInt32(COLUMN(RC_TEXT(i))));
 	parts->text[RT_NAME] = name;
 	parts->text[RT_EXTERNAL_ID] = external_id;
+	parts->workload_label = workload_label;
 	if (!ISNULL(RC_LABELS))
 		parts->labels = dict_cache_labels(ec->dicts, DatumGetInt32(COLUMN(RC_LABELS)));
 	parts->values.observed_at = DatumGetTimestampTz(COLUMN(RC_OBSERVED_AT));
@@ -709,8 +714,8 @@ text_arg(FunctionCallInfo fcinfo, int n)
 
 /*
  * kernelindex.run_bundle_of(r kernelindex.runs, protocol, workload,
- *	  environment, implementation kidx_digest, name text, external_id text,
- *	  whole boolean)
+ *	  environment, implementation kidx_digest, workload_label text, name text,
+ *	  external_id text, whole boolean)
  *
  * The bundle {run, protocol, environment} of a stored run, with workload
  * and implementation too (where known) when whole; the view
@@ -724,7 +729,7 @@ kidx_run_bundle_of(PG_FUNCTION_ARGS)
 	RunParts	parts;
 	Jsonb	   *values[RR_N + 1];
 	const char *keys[RR_N + 1];
-	bool		whole = !PG_ARGISNULL(7) && PG_GETARG_BOOL(7);
+	bool		whole = !PG_ARGISNULL(8) && PG_GETARG_BOOL(8);
 	int			n = 0;
 	int			i;
 
@@ -740,7 +745,7 @@ kidx_run_bundle_of(PG_FUNCTION_ARGS)
 	}
 	ec = export_cache(fcinfo);
 	parts_of_row(ec, PG_GETARG_HEAPTUPLEHEADER(0), refs, text_arg(fcinfo, 5),
-				 text_arg(fcinfo, 6), &parts);
+				 text_arg(fcinfo, 6), text_arg(fcinfo, 7), &parts);
 
 	if (export_resource(ec, RR_PROTOCOL, refs[RR_PROTOCOL]) == NULL ||
 		export_resource(ec, RR_ENVIRONMENT, refs[RR_ENVIRONMENT]) == NULL)
@@ -776,13 +781,15 @@ key_digests(ExportCache *ec, const KidxDigest *key)
 	KeyDigests *k = hash_search(ec->keys, key, HASH_ENTER, &found);
 	Oid			types[1] = {kidx_digest_type()};
 	Datum		args[1] = {PointerGetDatum(key)};
+	Datum		label;
+	bool		label_null;
 	int			i;
 
 	if (found)
 		return k;
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	export_query(ec, psprintf("SELECT p.digest, w.digest, e.digest FROM kernelindex.comparability_keys AS k"
+	export_query(ec, psprintf("SELECT p.digest, w.digest, e.digest, w.label FROM kernelindex.comparability_keys AS k"
 							  " JOIN kernelindex.protocols AS p ON p.id OPERATOR(pg_catalog.=) k.protocol_id"
 							  " JOIN kernelindex.workloads AS w ON w.id OPERATOR(pg_catalog.=) k.workload_id"
 							  " JOIN kernelindex.environments AS e ON e.id OPERATOR(pg_catalog.=) k.environment_id"
@@ -804,6 +811,9 @@ key_digests(ExportCache *ec, const KidxDigest *key)
 														 SPI_tuptable->tupdesc, 1 + i, &isnull)),
 			   sizeof(KidxDigest));
 	}
+	label = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 4, &label_null);
+	k->workload_label = label_null ? NULL :
+		MemoryContextStrdup(ec->cxt, TextDatumGetCString(label));
 	SPI_finish();
 	return k;
 }
@@ -870,19 +880,49 @@ kidx_run_json(PG_FUNCTION_ARGS)
 		if (!isnull)
 			strings[i] = (char *) dict_cache_text(ec->dicts, DK_STRING, DatumGetInt32(d));
 	}
-	parts_of_row(ec, row, refs, strings[0], strings[1], &parts);
+	parts_of_row(ec, row, refs, k->workload_label, strings[0], strings[1], &parts);
 	PG_RETURN_JSONB_P(run_rebuild(&parts));
 }
 
-PG_FUNCTION_INFO_V1(kidx_run_derived_string);
+PG_FUNCTION_INFO_V1(kidx_external_id_of);
 
-/* kernelindex.run_derived_string(stem, cut, observed_at): a name or externalId. */
+/*
+ * kernelindex.external_id_of(form, benchmark, string, workload_label,
+ *	  observed_at): a stored run's externalId, by its template's rule (NULL
+ *	  when the rule is "absent" or a part it needs is NULL).
+ */
 Datum
-kidx_run_derived_string(PG_FUNCTION_ARGS)
+kidx_external_id_of(PG_FUNCTION_ARGS)
 {
-	if (PG_ARGISNULL(0) || PG_ARGISNULL(2))
+	RunTemplate t;
+	RunParts	parts;
+	char	   *form;
+	char	   *ext;
+	int			f;
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(4))
 		PG_RETURN_NULL();
-	PG_RETURN_TEXT_P(cstring_to_text(run_derived_string(text_to_cstring(PG_GETARG_TEXT_PP(0)),
-														PG_ARGISNULL(1) ? -1 : PG_GETARG_INT32(1),
-														PG_GETARG_TIMESTAMPTZ(2))));
+	form = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	for (f = 0; f < RIF_N && strcmp(run_id_form_name[f], form) != 0; f++)
+		;
+	if (f == RIF_N)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("\"%s\" is not an externalId form", form),
+				 errhint("The forms are absent, literal, stem and labelled.")));
+	memset(&t, 0, sizeof(t));
+	memset(&parts, 0, sizeof(parts));
+	t.external_id_form = f;
+	parts.template = &t;
+	parts.text[RT_BENCHMARK] = text_arg(fcinfo, 1);
+	parts.text[RT_EXTERNAL_ID] = text_arg(fcinfo, 2);
+	parts.workload_label = text_arg(fcinfo, 3);
+	parts.values.observed_at = PG_GETARG_TIMESTAMPTZ(4);
+	if ((f != RIF_ABSENT && parts.text[RT_EXTERNAL_ID] == NULL) ||
+		(f == RIF_LABELLED && (parts.text[RT_BENCHMARK] == NULL || parts.workload_label == NULL)))
+		PG_RETURN_NULL();
+	ext = run_external_id(&parts);
+	if (ext == NULL)
+		PG_RETURN_NULL();
+	PG_RETURN_TEXT_P(cstring_to_text(ext));
 }

@@ -96,6 +96,7 @@ typedef struct LigerGroup
 	RunParts	parts;			/* what its runs share */
 	char	   *name_stem;		/* SPEC 7: liger-<parts slugged>- */
 	char	   *external_id_stem;	/* <kernel>/<pass>[/memory]/<provider>/... */
+	const char *workload_label; /* as stored (batch_workload_label) */
 	LigerForms	forms[2];		/* whole-second slugs, slugs with a fraction */
 } LigerGroup;
 
@@ -412,6 +413,7 @@ kind_template(BatchStatement *st, LigerState *ls, LigerGroup *g, const char *ver
 	pos.ord = ord;
 	pos.path = "$";
 	run_split(&run->root, &pos, &split);
+	run_forms(&split, g->workload_label);
 	batch_template(st->batch, split.template, &split.template);
 	split.values = parts->values;
 	kidx_jsonb_resource_digest(run, &a);
@@ -462,6 +464,7 @@ resolve_group(BatchStatement *st, LigerState *ls, char **col, int64 ord)
 							liger_slug(label));
 	g->external_id_stem = psprintf("%s/%s%s/%s/%s/%s/", kernel, pass, part, provider,
 								   liger_slug(gpu), label);
+	g->workload_label = batch_workload_label(st->batch, &g->parts.ref[RR_WORKLOAD], ord);
 	MemoryContextSwitchTo(old);
 	return g;
 }
@@ -507,7 +510,9 @@ add_run(BatchStatement *st, LigerState *ls, LigerGroup *g, const char *version,
 	t = *kind_template(st, ls, g, version, &parts, name, external_id, ord);
 	t.plan = NULL;
 	parts.template = &t;
-	run_forms(&parts, name, external_id);
+	parts.text[RT_NAME] = name;
+	parts.text[RT_EXTERNAL_ID] = external_id;
+	run_forms(&parts, g->workload_label);
 
 	/* what it refers to: the group's, while its strings come out the same */
 	f = &g->forms[parts.values.observed_at % USECS_PER_SEC != 0];

@@ -45,6 +45,7 @@
 #include "utils/builtins.h"
 #include "utils/datum.h"
 #include "utils/hsearch.h"
+#include "utils/json.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
@@ -402,5 +403,53 @@ kidx_runs_references_guard(PG_FUNCTION_ARGS)
 							   key, shown, run_column[col].name)));
 	}
 	SPI_finish();
+	return PointerGetDatum(NULL);
+}
+
+PG_FUNCTION_INFO_V1(kidx_workloads_label_guard);
+
+/* A column of a trigger's old row as text (NULL: NULL). */
+static char *
+old_column_text(TriggerData *td, const char *column)
+{
+	TupleDesc	desc = RelationGetDescr(td->tg_relation);
+	AttrNumber	att = attnameAttNum(td->tg_relation, column, false);
+	bool		isnull;
+	Datum		d = heap_getattr(td->tg_trigtuple, att, desc, &isnull);
+	Oid			out;
+	bool		varlena;
+
+	if (isnull)
+		return NULL;
+	getTypeOutputInfo(TupleDescAttr(desc, att - 1)->atttypid, &out, &varlena);
+	return OidOutputFunctionCall(out, d);
+}
+
+/*
+ * kernelindex.workloads_label_guard(), BEFORE UPDATE FOR EACH ROW on
+ * workloads, WHEN the label of a stored document would change: refuse.
+ * Runs whose externalId is made of their workload's label (RIF_LABELLED)
+ * rebuild it from the stored document.
+ */
+Datum
+kidx_workloads_label_guard(PG_FUNCTION_ARGS)
+{
+	TriggerData *td = (TriggerData *) fcinfo->context;
+	char	   *label;
+	StringInfoData shown;
+
+	if (!CALLED_AS_TRIGGER(fcinfo) || !TRIGGER_FIRED_BY_UPDATE(td->tg_event) ||
+		!TRIGGER_FIRED_FOR_ROW(td->tg_event))
+		elog(ERROR, "kidx_workloads_label_guard: not called as a row update trigger");
+	label = old_column_text(td, "label");
+	if (label == NULL)
+		elog(ERROR, "kidx_workloads_label_guard: the workload has no label");
+	initStringInfo(&shown);
+	escape_json(&shown, label);
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("the label of workload %s cannot change", old_column_text(td, "digest")),
+			 errdetail("Its label is %s; the externalIds of its runs are made of it.", shown.data),
+			 errhint("Other metadata of a stored workload may change; its label is fixed once it has one.")));
 	return PointerGetDatum(NULL);
 }

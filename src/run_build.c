@@ -473,6 +473,26 @@ run_name(const RunParts *parts)
 	return NULL;
 }
 
+/*
+ * The stem of a run's externalId (RIF_STEM, RIF_LABELLED): what comes
+ * before the observedAt slug.
+ */
+static const char *
+external_id_stem(const RunParts *parts)
+{
+	const char *text = parts->text[RT_EXTERNAL_ID];
+
+	if (text == NULL)
+		missing_value("externalId stem");
+	if (parts->template->external_id_form == RIF_STEM)
+		return text;
+	if (parts->text[RT_BENCHMARK] == NULL)
+		missing_value("benchmark");
+	if (parts->workload_label == NULL)
+		missing_value("workload label");
+	return psprintf("%s/%s/%s/", parts->text[RT_BENCHMARK], text, parts->workload_label);
+}
+
 /* The run's externalId; see run_layout.h. */
 char *
 run_external_id(const RunParts *parts)
@@ -488,9 +508,9 @@ run_external_id(const RunParts *parts)
 				missing_value("externalId");
 			return pstrdup(text);
 		case RIF_STEM:
-			if (text == NULL)
-				missing_value("externalId stem");
-			return run_derived_string(text, -1, parts->values.observed_at);
+		case RIF_LABELLED:
+			return run_derived_string(external_id_stem(parts), -1,
+									  parts->values.observed_at);
 	}
 	return NULL;
 }
@@ -781,6 +801,7 @@ write_external_id(CanonSink *sink, const RunParts *parts)
 	}
 
 	/* the stem's canonical text without its closing quote, then the slug */
+	text = external_id_stem(parts);
 	stem = canon_sink_text();
 	canon_write_string(stem, text, strlen(text));
 	out = canon_sink_output(stem);

@@ -224,9 +224,9 @@ run_shown_value(JsonbValue *v)
 	}
 }
 
-/* The rule names of the forms, as the template's identity writes them. */
-static const char *const name_form_text[] = {"literal", "stem", "from_external_id"};
-static const char *const id_form_text[] = {"absent", "literal", "stem"};
+/* The rules' names, as kernelindex.run_templates stores them. */
+const char *const run_name_form_name[RNF_N] = {"literal", "stem", "from_external_id"};
+const char *const run_id_form_name[RIF_N] = {"absent", "literal", "stem", "labelled"};
 
 /* Write a string or null to a sink. */
 static void
@@ -249,13 +249,13 @@ run_template_hash(const RunTemplate *t, pg_uuid_t *result)
 	canon_sink_write(sink, "[", 1);
 	canon_write_container(sink, &t->doc->root);
 	canon_sink_write(sink, ",", 1);
-	write_string_or_null(sink, name_form_text[t->name_form]);
+	write_string_or_null(sink, run_name_form_name[t->name_form]);
 	canon_sink_write(sink, ",", 1);
 	write_string_or_null(sink, t->name_prefix);
 	canon_sink_write(sink, ",", 1);
 	canon_sink_write(sink, num, pg_ltoa(t->name_cut, num));
 	canon_sink_write(sink, ",", 1);
-	write_string_or_null(sink, id_form_text[t->external_id_form]);
+	write_string_or_null(sink, run_id_form_name[t->external_id_form]);
 	canon_sink_write(sink, ",", 1);
 	write_string_or_null(sink, t->native_unit);
 	canon_sink_write(sink, "]", 1);

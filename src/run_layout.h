@@ -79,6 +79,7 @@ typedef enum RunNameForm
 	RNF_STEM,					/* RT_NAME || the observedAt slug, cut */
 	RNF_FROM_EXTERNAL_ID		/* prefix || slug(externalId), cut */
 } RunNameForm;
+#define RNF_N (RNF_FROM_EXTERNAL_ID + 1)
 
 /* How a run's externalId is made (a rule of its template). */
 typedef enum RunIdForm
@@ -86,8 +87,15 @@ typedef enum RunIdForm
 	RIF_ABSENT,					/* the run has no externalId */
 	RIF_LITERAL,				/* the whole externalId is the run's
 								 * RT_EXTERNAL_ID */
-	RIF_STEM					/* RT_EXTERNAL_ID || the observedAt slug */
+	RIF_STEM,					/* RT_EXTERNAL_ID || the observedAt slug */
+	RIF_LABELLED				/* RT_BENCHMARK "/" RT_EXTERNAL_ID "/" the
+								 * workload's label "/" the observedAt slug */
 } RunIdForm;
+#define RIF_N (RIF_LABELLED + 1)
+
+/* The names of the rules, as kernelindex.run_templates stores them. */
+extern const char *const run_name_form_name[RNF_N];
+extern const char *const run_id_form_name[RIF_N];
 
 /* What one run holds of its own: the value columns of kernelindex.runs. */
 typedef struct RunValues
@@ -131,6 +139,8 @@ typedef struct RunParts
 	KidxDigest	ref[RR_N];
 	const char *text[RT_N];		/* NUL-terminated; NULL: absent */
 	Jsonb	   *labels;			/* metadata.labels; NULL: absent */
+	const char *workload_label; /* RIF_LABELLED: the workload's
+								 * metadata.labels.label */
 	RunValues	values;
 } RunParts;
 
@@ -170,17 +180,21 @@ typedef struct RunModel
 /*
  * Check a BenchmarkRun document against the layout and split it into its
  * parts (a new template, not yet prepared).  Faults are reported with
- * their SQLSTATE, the document's position and the JSON path.
+ * their SQLSTATE, the document's position and the JSON path.  The run's
+ * name and externalId are left whole in RT_NAME and RT_EXTERNAL_ID, for
+ * run_forms().
  */
 extern void run_split(JsonbContainer *run, const RunDocPos *pos, RunParts *parts);
 
 /*
  * Decide how a run's name and externalId are held: the template's rules
  * (name_form, name_prefix, name_cut, external_id_form) and the run's
- * RT_NAME and RT_EXTERNAL_ID texts.  run_split() does this; the CSV path
- * calls it for each row with the name and externalId it writes.
+ * RT_NAME and RT_EXTERNAL_ID texts, which hold the whole name and
+ * externalId on entry.  workload_label is the label of the run's workload
+ * as stored (NULL: none or not known); an externalId made of it is held
+ * without it (RIF_LABELLED).
  */
-extern void run_forms(RunParts *parts, const char *name, const char *external_id);
+extern void run_forms(RunParts *parts, const char *workload_label);
 
 /*
  * Check a resource document (the envelope: apiVersion, kind, metadata.name,

@@ -681,7 +681,8 @@ run_split(JsonbContainer *run, const RunDocPos *pos, RunParts *parts)
 						pos->ord, pos->path),
 				 errdetail("A run whose status is \"passed\" carries the number it measured.")));
 	parts->template->doc = JsonbValueToJsonb(tmpl);
-	run_forms(parts, st.name, st.external_id);
+	parts->text[RT_NAME] = st.name;
+	parts->text[RT_EXTERNAL_ID] = st.external_id;
 }
 
 /* ----------------------------------------------------------------
@@ -689,19 +690,48 @@ run_split(JsonbContainer *run, const RunDocPos *pos, RunParts *parts)
  * ----------------------------------------------------------------
  */
 
+/*
+ * The part of an externalId stem between "<benchmark>/" and "/<label>/",
+ * if the stem is made so (RIF_LABELLED); else NULL.
+ */
+static char *
+labelled_part(const char *stem, size_t stemlen, const char *benchmark, const char *label)
+{
+	size_t		blen;
+	size_t		llen;
+
+	if (benchmark == NULL || label == NULL)
+		return NULL;
+	blen = strlen(benchmark);
+	llen = strlen(label);
+	if (stemlen < blen + llen + 4 ||
+		memcmp(stem, benchmark, blen) != 0 || stem[blen] != '/' ||
+		stem[stemlen - llen - 2] != '/' ||
+		memcmp(stem + stemlen - llen - 1, label, llen) != 0 ||
+		stem[stemlen - 1] != '/')
+		return NULL;
+	return pnstrdup(stem + blen + 1, stemlen - blen - llen - 3);
+}
+
 /* Decide how a run's name and externalId are held; see run_layout.h. */
 void
-run_forms(RunParts *parts, const char *name, const char *external_id)
+run_forms(RunParts *parts, const char *workload_label)
 {
 	RunTemplate *t = parts->template;
+	const char *name = parts->text[RT_NAME];
+	const char *external_id = parts->text[RT_EXTERNAL_ID];
 	char		slug[RUNFMT_SLUG_BUFLEN];
 	size_t		sluglen = run_slug_format(parts->values.observed_at, slug);
 	size_t		stemlen;
 	int			cut;
 
-	/* externalId: a stem before the observedAt slug, else the whole */
+	/*
+	 * externalId: a stem before the observedAt slug, without the benchmark
+	 * and the workload's label where it is made of them; else the whole
+	 */
 	t->external_id_form = RIF_ABSENT;
 	parts->text[RT_EXTERNAL_ID] = NULL;
+	parts->workload_label = NULL;
 	if (external_id != NULL)
 	{
 		size_t		len = strlen(external_id);
@@ -709,8 +739,20 @@ run_forms(RunParts *parts, const char *name, const char *external_id)
 		if (runfmt_detect(external_id, len, slug, sluglen, false, run_server_mblen,
 						  &stemlen, &cut))
 		{
-			t->external_id_form = RIF_STEM;
-			parts->text[RT_EXTERNAL_ID] = pnstrdup(external_id, stemlen);
+			char	   *part = labelled_part(external_id, stemlen,
+											 parts->text[RT_BENCHMARK], workload_label);
+
+			if (part != NULL)
+			{
+				t->external_id_form = RIF_LABELLED;
+				parts->text[RT_EXTERNAL_ID] = part;
+				parts->workload_label = workload_label;
+			}
+			else
+			{
+				t->external_id_form = RIF_STEM;
+				parts->text[RT_EXTERNAL_ID] = pnstrdup(external_id, stemlen);
+			}
 		}
 		else
 		{

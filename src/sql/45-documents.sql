@@ -25,12 +25,13 @@ COMMENT ON FUNCTION kernelindex.ingest_document(jsonb) IS
 
 CREATE FUNCTION kernelindex.run_bundle_of(r kernelindex.runs, protocol @extschema@.kidx_digest,
 	workload @extschema@.kidx_digest, environment @extschema@.kidx_digest,
-	implementation @extschema@.kidx_digest, name text, external_id text, whole boolean)
+	implementation @extschema@.kidx_digest, workload_label text, name text, external_id text,
+	whole boolean)
 RETURNS jsonb
 AS 'MODULE_PATHNAME', 'kidx_run_bundle_of'
 LANGUAGE C STABLE PARALLEL SAFE;
-COMMENT ON FUNCTION kernelindex.run_bundle_of(kernelindex.runs, @extschema@.kidx_digest, @extschema@.kidx_digest, @extschema@.kidx_digest, @extschema@.kidx_digest, text, text, boolean) IS
-'the bundle {run, protocol, environment} of a run row, given the digests of its resources and its name and externalId strings (with workload and implementation, where known, if whole): the run layout rebuilding a document; kernelindex.run_bundles calls it';
+COMMENT ON FUNCTION kernelindex.run_bundle_of(kernelindex.runs, @extschema@.kidx_digest, @extschema@.kidx_digest, @extschema@.kidx_digest, @extschema@.kidx_digest, text, text, text, boolean) IS
+'the bundle {run, protocol, environment} of a run row, given the digests of its resources, its workload''s label and its name and externalId strings (with workload and implementation, where known, if whole): the run layout rebuilding a document; kernelindex.run_bundles calls it';
 
 CREATE FUNCTION kernelindex.run_json(r kernelindex.runs)
 RETURNS jsonb
@@ -43,8 +44,8 @@ COMMENT ON FUNCTION kernelindex.run_json(kernelindex.runs) IS
 
 CREATE VIEW kernelindex.run_bundles AS
 SELECT r.digest,
-	kernelindex.run_bundle_of(r, p.digest, w.digest, e.digest, i.digest, n.value, x.value, false) AS document,
-	kernelindex.run_bundle_of(r, p.digest, w.digest, e.digest, i.digest, n.value, x.value, true) AS bundle
+	kernelindex.run_bundle_of(r, p.digest, w.digest, e.digest, i.digest, w.label, n.value, x.value, false) AS document,
+	kernelindex.run_bundle_of(r, p.digest, w.digest, e.digest, i.digest, w.label, n.value, x.value, true) AS bundle
 FROM kernelindex.runs r
 JOIN kernelindex.comparability_keys k ON k.key OPERATOR(@extschema@.=) r.comparability_key
 JOIN kernelindex.protocols p ON p.id OPERATOR(pg_catalog.=) k.protocol_id

@@ -19,12 +19,13 @@
  * the pass runs inside each shard (runs are distributed by key).
  * --------------------------------------------------------------------- */
 
-CREATE FUNCTION kernelindex.run_derived_string(stem text, cut integer, observed_at timestamptz)
+CREATE FUNCTION kernelindex.external_id_of(form text, benchmark text, string text,
+	workload_label text, observed_at timestamptz)
 RETURNS text
-AS 'MODULE_PATHNAME', 'kidx_run_derived_string'
+AS 'MODULE_PATHNAME', 'kidx_external_id_of'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION kernelindex.run_derived_string(text, integer, timestamptz) IS
-'a run''s name or externalId from a stem (kernelindex.run_strings): stem || the observedAt slug (YYYY-MM-DD-HH-MI-SS, -uuuuuu with a fraction), cut to cut characters without trailing hyphens; NULL for a NULL stem';
+COMMENT ON FUNCTION kernelindex.external_id_of(text, text, text, text, timestamptz) IS
+'a stored run''s externalId by its template''s external_id_form: absent (NULL), literal (string), stem (string || the observedAt slug YYYY-MM-DD-HH-MI-SS, -uuuuuu with a fraction), labelled (benchmark/string/workload_label/ || the slug); NULL when a part the form needs is NULL';
 
 CREATE FUNCTION kernelindex.release_version_key(release text)
 RETURNS bytea
@@ -104,9 +105,7 @@ SELECT
 	kernelindex.bytes_to_mib(r.peak_bytes_p20) AS peak_mib_p20,
 	kernelindex.bytes_to_mib(r.peak_bytes_p80) AS peak_mib_p80,
 	src.value AS source,
-	CASE tp.external_id_form
-		WHEN 'stem' THEN kernelindex.run_derived_string(x.value, -1, r.observed_at)
-		WHEN 'literal' THEN x.value END AS external_id,
+	kernelindex.external_id_of(tp.external_id_form, b.value, x.value, w.label, r.observed_at) AS external_id,
 	b.value AS benchmark
 FROM kernelindex.runs r
 JOIN kernelindex.comparability_keys k ON k.key OPERATOR(@extschema@.=) r.comparability_key

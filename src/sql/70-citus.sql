@@ -197,8 +197,8 @@ BEGIN
 	CREATE OR REPLACE VIEW kernelindex.run_bundles AS
 	WITH r AS MATERIALIZED (SELECT r.* FROM kernelindex.runs r)
 	SELECT r.digest,
-		kernelindex.run_bundle_of(r::kernelindex.runs, p.digest, w.digest, e.digest, i.digest, n.value, x.value, false) AS document,
-		kernelindex.run_bundle_of(r::kernelindex.runs, p.digest, w.digest, e.digest, i.digest, n.value, x.value, true) AS bundle
+		kernelindex.run_bundle_of(r::kernelindex.runs, p.digest, w.digest, e.digest, i.digest, w.label, n.value, x.value, false) AS document,
+		kernelindex.run_bundle_of(r::kernelindex.runs, p.digest, w.digest, e.digest, i.digest, w.label, n.value, x.value, true) AS bundle
 	FROM r
 	JOIN kernelindex.comparability_keys k ON k.key OPERATOR(@extschema@.=) r.comparability_key
 	JOIN kernelindex.protocols p ON p.id OPERATOR(pg_catalog.=) k.protocol_id
@@ -223,7 +223,7 @@ BEGIN
 		RETURN (WITH r AS MATERIALIZED (
 			SELECT r.* FROM kernelindex.runs r WHERE r.digest OPERATOR(@extschema@.=) %1$I.run)
 		SELECT kernelindex.run_bundle_of(r::kernelindex.runs, p.digest, w.digest, e.digest, i.digest,
-			n.value, x.value, %2$L::pg_catalog.bool)
+			w.label, n.value, x.value, %2$L::pg_catalog.bool)
 		FROM r
 		JOIN kernelindex.comparability_keys k ON k.key OPERATOR(@extschema@.=) r.comparability_key
 		JOIN kernelindex.protocols p ON p.id OPERATOR(pg_catalog.=) k.protocol_id
