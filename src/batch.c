@@ -695,6 +695,7 @@ typedef struct ExternalEntry
  */
 typedef struct RunsBuffer
 {
+	MemoryContext cxt;			/* its rows; reset when written */
 	SPIPlanPtr	plan;
 	bool		existing;		/* runs of keys stored before */
 	Datum	   *rows;			/* composite datums of runs rows */
@@ -705,7 +706,6 @@ typedef struct RunsBuffer
 
 typedef struct RunsWriter
 {
-	MemoryContext cxt;			/* the buffered rows; reset per INSERT */
 	TupleDesc	desc;			/* of kernelindex.runs */
 	Oid			rowtype;
 	AttrNumber	att[RC_N];
@@ -773,8 +773,6 @@ writer_open(RunsWriter *w, Batch *b)
 
 	memset(w, 0, sizeof(*w));
 	w->cap = (int) Min(b->nruns, BATCH_CHUNK);
-	w->cxt = AllocSetContextCreate(b->cxt, "kernelindex runs to write",
-								   ALLOCSET_DEFAULT_SIZES);
 	w->rowtype = get_rel_type_id(relid);
 	w->desc = lookup_rowtype_tupdesc_copy(w->rowtype, -1);
 	run_column_attnums(w->desc, w->att);
@@ -790,6 +788,8 @@ writer_open(RunsWriter *w, Batch *b)
 		" ON CONFLICT (comparability_key, digest) DO NOTHING";
 
 		buf->existing = k == 1;
+		buf->cxt = AllocSetContextCreate(b->cxt, "kernelindex runs to write",
+										 ALLOCSET_DEFAULT_SIZES);
 		buf->rows = MemoryContextAlloc(b->cxt, sizeof(Datum) * w->cap);
 		buf->ords = MemoryContextAlloc(b->cxt, sizeof(int64) * w->cap);
 		buf->externals = MemoryContextAlloc(b->cxt, sizeof(ExternalParts) * w->cap);
@@ -861,7 +861,7 @@ writer_flush(RunsWriter *w, Batch *b, RunsBuffer *buf)
 
 	if (buf->n == 0)
 		return;
-	MemoryContextSwitchTo(w->cxt);
+	MemoryContextSwitchTo(buf->cxt);
 	rows = PointerGetDatum(construct_array(buf->rows, buf->n, w->rowtype, -1, false, TYPALIGN_DOUBLE));
 	MemoryContextSwitchTo(cxt);
 	if (!buf->existing)
@@ -896,7 +896,7 @@ writer_flush(RunsWriter *w, Batch *b, RunsBuffer *buf)
 	w->stored += SPI_processed;
 	SPI_freetuptable(SPI_tuptable);
 	buf->n = 0;
-	MemoryContextReset(w->cxt);
+	MemoryContextReset(buf->cxt);
 }
 
 /* A fresh table of the externalIds of one comparability key. */
@@ -978,7 +978,7 @@ writer_put(RunsWriter *w, Batch *b, TupleTableSlot *in, BatchKey *key)
 		writer_set(w, RC_NATIVE0 + i, nulls[BC_NATIVE0 - 1 + i], v[BC_NATIVE0 - 1 + i]);
 	writer_set(w, RC_EXTERNAL_KEY, nulls[BC_EXTERNAL_KEY - 1], v[BC_EXTERNAL_KEY - 1]);
 
-	old = MemoryContextSwitchTo(w->cxt);
+	old = MemoryContextSwitchTo(buf->cxt);
 	buf->rows[buf->n] = HeapTupleGetDatum(heap_form_tuple(w->desc, w->values, w->nulls));
 	MemoryContextSwitchTo(old);
 	buf->ords[buf->n] = DatumGetInt64(v[BC_ORD - 1]);
@@ -1000,6 +1000,7 @@ store_runs(Batch *b)
 	KidxDigest	prev_digest;
 	bool		have_prev = false;
 	BatchKey   *key = NULL;
+	int			i;
 
 	if (b->nruns == 0)
 		return 0;
@@ -1034,9 +1035,11 @@ store_runs(Batch *b)
 	}
 	writer_flush(&w, b, &w.buf[0]);
 	writer_flush(&w, b, &w.buf[1]);
-	SPI_freeplan(w.buf[0].plan);
-	SPI_freeplan(w.buf[1].plan);
-	MemoryContextDelete(w.cxt);
+	for (i = 0; i < 2; i++)
+	{
+		SPI_freeplan(w.buf[i].plan);
+		MemoryContextDelete(w.buf[i].cxt);
+	}
 	ExecDropSingleTupleTableSlot(in);
 	tuplesort_end(b->runs);
 	b->runs = NULL;
