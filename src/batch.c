@@ -14,8 +14,9 @@
  *
  * 1. resources, by kind, INSERT ... ON CONFLICT DO NOTHING (a workload or
  *	  implementation known by digest only gets a row without document,
- *	  filled in when its document comes); a protocol or environment that is
- *	  neither brought nor stored is an error (23503);
+ *	  filled in when its document comes, the rows locked in digest order
+ *	  first); a protocol or environment that is neither brought nor stored
+ *	  is an error (23503);
  * 2. comparability keys, likewise;
  * 3. dictionary values, likewise (dictionary.c);
  * 4. runs, in key order, INSERT ... SELECT FROM unnest(...) ON CONFLICT
@@ -540,7 +541,21 @@ store_resources(Batch *b, RunRef kind)
 							  " %s ORDER BY u.d ON CONFLICT DO NOTHING",
 							  ref_table[kind], placeholders ? "" : "WHERE u.doc IS NOT NULL"),
 					 2, types, args, NULL, false, 0);
+	/*
+	 * Documents of rows stored without one are filled in: the rows are
+	 * locked first in digest order, so that two loads filling in the same
+	 * rows wait for each other instead of deadlocking (an UPDATE locks them
+	 * in the order its join meets them).
+	 */
 	if (placeholders)
+		kidx_spi_execute(psprintf("SELECT FROM kernelindex.%s AS t"
+								  " JOIN ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2)) AS u(d, doc)"
+								  " ON t.digest OPERATOR(%s.=) u.d"
+								  " WHERE t.document IS NULL AND u.doc IS NOT NULL"
+								  " ORDER BY t.digest FOR NO KEY UPDATE OF t",
+								  ref_table[kind], schema),
+						 2, types, args, NULL, false, 0);
+	if (placeholders && SPI_processed > 0)
 		kidx_spi_execute(psprintf("UPDATE kernelindex.%s AS t SET document = u.doc"
 								  " FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2)) AS u(d, doc)"
 								  " WHERE t.digest OPERATOR(%s.=) u.d AND t.document IS NULL"
