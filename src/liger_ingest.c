@@ -133,6 +133,9 @@ typedef struct LigerState
 	LigerResource *res[RR_N];
 	int			capres[RR_N];
 	RunTemplate *kind[2];		/* the template of latency and memory runs */
+	InternTable *slug_keys;		/* strings slugged (liger_slug) */
+	char	  **slugs;			/* their slugs */
+	int			capslugs;
 	MemoryContext row_cxt;		/* reset per row */
 } LigerState;
 
@@ -163,6 +166,7 @@ liger_state(MemoryContext cxt)
 	for (i = 0; i < RR_N; i++)
 		ls->res_keys[i] = intern_create(cxt);
 	ls->catalog = liger_catalog_read();
+	ls->slug_keys = intern_create(cxt);
 	ls->row_cxt = AllocSetContextCreate(cxt, "kernelindex Liger row", ALLOCSET_DEFAULT_SIZES);
 	MemoryContextSwitchTo(old);
 	return ls;
@@ -316,6 +320,29 @@ group_resource(BatchStatement *st, LigerState *ls, char **col, RunRef kind, int6
 	return r;
 }
 
+/* liger_slug() of a string, computed once per statement. */
+static const char *
+cached_slug(LigerState *ls, const char *s)
+{
+	bool		isnew;
+	int			n = intern_add(ls->slug_keys, s, strlen(s), &isnew);
+
+	if (isnew)
+	{
+		MemoryContext old = MemoryContextSwitchTo(ls->cxt);
+
+		if (n == ls->capslugs)
+		{
+			ls->capslugs = ls->capslugs ? ls->capslugs * 2 : 64;
+			ls->slugs = ls->slugs ? repalloc_huge(ls->slugs, sizeof(char *) * ls->capslugs) :
+				palloc(sizeof(char *) * ls->capslugs);
+		}
+		ls->slugs[n] = liger_slug(s);
+		MemoryContextSwitchTo(old);
+	}
+	return ls->slugs[n];
+}
+
 /* Liger's label set: {"liger_version": <version>}, or {} without one. */
 static Jsonb *
 liger_labels(const char *version)
@@ -459,11 +486,12 @@ resolve_group(BatchStatement *st, LigerState *ls, char **col, int64 ord)
 	g->parts.text[RT_SOURCE] = LIGER_SOURCE;
 	g->parts.text[RT_BENCHMARK] = psprintf("%s/%s%s", kernel, pass, part);
 	g->parts.labels = liger_labels(col[LR_LIGER_VERSION]);
-	g->name_stem = psprintf("liger-%s-%s%s-%s-%s-%s-", liger_slug(kernel), liger_slug(pass),
-							g->memory ? "-memory" : "", liger_slug(provider), liger_slug(gpu),
-							liger_slug(label));
+	g->name_stem = psprintf("liger-%s-%s%s-%s-%s-%s-", cached_slug(ls, kernel),
+							cached_slug(ls, pass), g->memory ? "-memory" : "",
+							cached_slug(ls, provider), cached_slug(ls, gpu),
+							cached_slug(ls, label));
 	g->external_id_stem = psprintf("%s/%s%s/%s/%s/%s/", kernel, pass, part, provider,
-								   liger_slug(gpu), label);
+								   cached_slug(ls, gpu), label);
 	g->workload_label = batch_workload_label(st->batch, &g->parts.ref[RR_WORKLOAD], ord);
 	MemoryContextSwitchTo(old);
 	return g;
