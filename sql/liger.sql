@@ -51,9 +51,13 @@ FROM kernelindex.workloads ORDER BY 1;
 SELECT document #>> '{metadata,title}' AS title, document -> 'spec' AS spec
 FROM kernelindex.implementations ORDER BY 1;
 
--- Loading again changes nothing.
+-- Loading again changes nothing, and takes no id from any sequence.
+CREATE TEMP TABLE ids_before AS
+SELECT sequencename, last_value FROM pg_sequences WHERE schemaname = 'kernelindex';
 \copy kernelindex.liger_rows FROM 'test/data/liger_sample.csv' WITH (FORMAT csv, HEADER MATCH)
 SELECT count(*) AS runs FROM kernelindex.runs;
+SELECT count(*) AS sequences, count(*) FILTER (WHERE a.last_value IS DISTINCT FROM b.last_value) AS advanced
+FROM ids_before b JOIN pg_sequences a ON a.schemaname = 'kernelindex' AND a.sequencename = b.sequencename;
 
 -- Bad rows, strict (the default): the COPY fails and nothing is stored.
 \copy kernelindex.liger_rows FROM 'test/data/liger_bad_rows.csv' WITH (FORMAT csv, HEADER MATCH)

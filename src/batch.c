@@ -536,10 +536,13 @@ store_resources(Batch *b, RunRef kind)
 	args[0] = digest_array(digests, n);
 	args[1] = value_array(docs, docnulls, n, JSONBOID);
 
+	/* new resources only: one stored before takes no id from the sequence */
 	kidx_spi_execute(psprintf("INSERT INTO kernelindex.%s AS t (digest, document)"
 							  " SELECT u.d, u.doc FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2)) AS u(d, doc)"
+							  " WHERE NOT EXISTS (SELECT FROM kernelindex.%s AS e WHERE e.digest OPERATOR(%s.=) u.d)"
 							  " %s ORDER BY u.d ON CONFLICT DO NOTHING",
-							  ref_table[kind], placeholders ? "" : "WHERE u.doc IS NOT NULL"),
+							  ref_table[kind], ref_table[kind], schema,
+							  placeholders ? "" : "AND u.doc IS NOT NULL"),
 					 2, types, args, NULL, false, 0);
 	/*
 	 * Documents of rows stored without one are filled in: the rows are

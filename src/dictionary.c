@@ -360,16 +360,25 @@ store_dictionary(DictSet *ds, DictKind kind)
 		}
 		nargs = 7;
 	}
+	/*
+	 * New values only: a value stored before takes no id from the sequence
+	 * (ON CONFLICT alone would take one for every value offered, so that
+	 * reloads would exhaust the ids).
+	 */
 	kidx_spi_execute(kind == DK_TEMPLATE ?
 					 "INSERT INTO kernelindex.run_templates AS t (hash, value, name_form, name_prefix,"
 					 " name_cut, external_id_form, native_unit)"
 					 " SELECT u.* FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2),"
 					 " pg_catalog.unnest($3), pg_catalog.unnest($4), pg_catalog.unnest($5),"
-					 " pg_catalog.unnest($6), pg_catalog.unnest($7)) AS u"
-					 " ORDER BY 1 ON CONFLICT (hash) DO NOTHING" :
+					 " pg_catalog.unnest($6), pg_catalog.unnest($7)) AS u(h, v, nf, np, nc, xf, nu)"
+					 " WHERE NOT EXISTS (SELECT FROM kernelindex.run_templates AS e"
+					 " WHERE e.hash OPERATOR(pg_catalog.=) u.h)"
+					 " ORDER BY u.h ON CONFLICT (hash) DO NOTHING" :
 					 psprintf("INSERT INTO kernelindex.%s AS t (hash, value)"
 							  " SELECT u.h, u.v FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2)) AS u(h, v)"
-							  " ORDER BY u.h ON CONFLICT (hash) DO NOTHING", dict_table[kind]),
+							  " WHERE NOT EXISTS (SELECT FROM kernelindex.%s AS e"
+							  " WHERE e.hash OPERATOR(pg_catalog.=) u.h)"
+							  " ORDER BY u.h ON CONFLICT (hash) DO NOTHING", dict_table[kind], dict_table[kind]),
 					 nargs, types, args, NULL, false, 0);
 	kidx_spi_execute(psprintf("SELECT t.hash, t.id, t.value%s FROM kernelindex.%s AS t"
 							  " WHERE t.hash OPERATOR(pg_catalog.=) ANY ($1)",
