@@ -138,6 +138,19 @@ TRUNCATE kernelindex.run_strings;
 TRUNCATE kernelindex.run_templates CASCADE;
 UPDATE kernelindex.run_labels SET value = '{"liger_version": "0.5.9"}' WHERE id = (SELECT min(labels_id) FROM kernelindex.runs);
 UPDATE kernelindex.implementations SET id = -1 WHERE id = (SELECT min(implementation_id) FROM kernelindex.runs);
+-- What a key or a resource is never changes: a key's resources, a
+-- resource's digest (even with a document that matches it).
+UPDATE kernelindex.comparability_keys SET protocol_id = (SELECT max(id) FROM kernelindex.protocols)
+WHERE protocol_id = (SELECT min(id) FROM kernelindex.protocols);
+UPDATE kernelindex.protocols AS p SET digest = o.digest, document = o.document
+FROM kernelindex.protocols o WHERE p.id = (SELECT min(id) FROM kernelindex.protocols) AND o.id <> p.id;
+UPDATE kernelindex.environments SET id = id + 100;
+\set VERBOSITY terse
+-- Its metadata may change (the run documents carry no metadata of it).
+UPDATE kernelindex.protocols SET document = jsonb_set(document, '{metadata,title}', '"retitled"')
+WHERE id = (SELECT min(id) FROM kernelindex.protocols);
+SELECT count(*) AS retitled FROM kernelindex.protocols WHERE title = 'retitled';
+\set VERBOSITY default
 DELETE FROM kernelindex.protocols;
 \set VERBOSITY terse
 -- A dictionary value no run uses can go; a resource document can be filled in.

@@ -22,8 +22,10 @@
  *	 AFTER DELETE FOR EACH STATEMENT and AFTER TRUNCATE, no run names a row
  *	 that is gone, read with the latest snapshot (as RI's check on delete
  *	 does), so that runs committed by others after this transaction began
- *	 are seen; BEFORE UPDATE FOR EACH ROW, a dictionary value never changes
- *	 and the key of a comparability key or an implementation never does.
+ *	 are seen; BEFORE UPDATE FOR EACH ROW, a dictionary value never changes.
+ * - kernelindex.identity_guard(), BEFORE UPDATE FOR EACH ROW: what a
+ *	 comparability key is (its key and resources) and what a resource is
+ *	 (its digest and id) never change.
  *
  * test/t/030_references.pl races loads against deletes under READ
  * COMMITTED, REPEATABLE READ and SERIALIZABLE.  On Citus (distribute())
@@ -340,25 +342,14 @@ kidx_runs_references_guard(PG_FUNCTION_ARGS)
 
 	if (TRIGGER_FIRED_BY_UPDATE(td->tg_event))
 	{
-		bool		null_old,
-					null_new;
-		Datum		old = heap_getattr(td->tg_trigtuple, att, RelationGetDescr(rel), &null_old);
-		Datum		new = heap_getattr(td->tg_newtuple, att, RelationGetDescr(rel), &null_new);
-		Form_pg_attribute a = TupleDescAttr(RelationGetDescr(rel), att - 1);
-
-		if (is_dictionary(table))
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("a value of the dictionary kernelindex.%s cannot be changed", table),
-					 errdetail("Runs refer to it; their documents and digests would no longer match."),
-					 errhint("Ingest runs with the new values instead.")));
-		if (null_old != null_new ||
-			(!null_old && !datumIsEqual(old, new, a->attbyval, a->attlen)))
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("the %s of a row of kernelindex.%s cannot be changed", key, table),
-					 errdetail("Runs refer to rows of kernelindex.%s by %s.", table, key)));
-		return PointerGetDatum(td->tg_newtuple);
+		/* (what identifies a key or a resource: identity_guard) */
+		if (!is_dictionary(table))
+			elog(ERROR, "kidx_runs_references_guard: an update trigger on \"%s\"", table);
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("a value of the dictionary kernelindex.%s cannot be changed", table),
+				 errdetail("Runs refer to it; their documents and digests would no longer match."),
+				 errhint("Ingest runs with the new values instead.")));
 	}
 
 	if (SPI_connect() != SPI_OK_CONNECT)
@@ -452,4 +443,47 @@ kidx_workloads_label_guard(PG_FUNCTION_ARGS)
 			 errdetail("Its label is %s; the externalIds of its runs are made of it.", shown.data),
 			 errhint("Other metadata of a stored workload may change; its label is fixed once it has one.")));
 	return PointerGetDatum(NULL);
+}
+
+PG_FUNCTION_INFO_V1(kidx_identity_guard);
+
+/*
+ * kernelindex.identity_guard(column, ...), BEFORE UPDATE FOR EACH ROW on
+ * comparability_keys and the resource tables: the columns named never
+ * change.  A comparability key is its three resources; a resource is its
+ * digest and id.  Runs refer to both, and their documents carry the digests.
+ */
+Datum
+kidx_identity_guard(PG_FUNCTION_ARGS)
+{
+	TriggerData *td = (TriggerData *) fcinfo->context;
+	Relation	rel;
+	TupleDesc	desc;
+	int			i;
+
+	if (!CALLED_AS_TRIGGER(fcinfo) || !TRIGGER_FIRED_BY_UPDATE(td->tg_event) ||
+		!TRIGGER_FIRED_FOR_ROW(td->tg_event))
+		elog(ERROR, "kidx_identity_guard: not called as a row update trigger");
+	rel = td->tg_relation;
+	desc = RelationGetDescr(rel);
+	for (i = 0; i < td->tg_trigger->tgnargs; i++)
+	{
+		const char *column = td->tg_trigger->tgargs[i];
+		AttrNumber	att = attnameAttNum(rel, column, false);
+		Form_pg_attribute a = TupleDescAttr(desc, att - 1);
+		bool		null_old,
+					null_new;
+		Datum		old = heap_getattr(td->tg_trigtuple, att, desc, &null_old);
+		Datum		new = heap_getattr(td->tg_newtuple, att, desc, &null_new);
+
+		if (null_old != null_new ||
+			(!null_old && !datumIsEqual(old, new, a->attbyval, a->attlen)))
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("the %s of a row of kernelindex.%s cannot be changed",
+							column, RelationGetRelationName(rel)),
+					 errdetail("It is part of what the row is: runs refer to it, and their documents carry its digests."),
+					 errhint("Store a new row instead.")));
+	}
+	return PointerGetDatum(td->tg_newtuple);
 }

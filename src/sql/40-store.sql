@@ -401,7 +401,7 @@ CREATE FUNCTION kernelindex.runs_references_guard()
 RETURNS trigger
 AS 'MODULE_PATHNAME', 'kidx_runs_references_guard' LANGUAGE C;
 COMMENT ON FUNCTION kernelindex.runs_references_guard() IS
-'triggers of the tables runs refer to: a row a run names is not deleted or truncated away (23503, checked with the latest snapshot, as a foreign key is), a dictionary value is never changed, nor the key of a comparability key or an implementation';
+'triggers of the tables runs refer to: a row a run names is not deleted or truncated away (23503, checked with the latest snapshot, as a foreign key is), and a dictionary value is never changed (0A000)';
 
 DO $$
 DECLARE
@@ -417,11 +417,33 @@ BEGIN
 			' FOR EACH STATEMENT EXECUTE FUNCTION kernelindex.runs_references_guard()', t || '_truncate', t);
 		EXECUTE pg_catalog.format('COMMENT ON TRIGGER %I ON kernelindex.%I IS %L', t || '_truncate', t,
 			'refuses to truncate while runs name its rows (23503; truncate kernelindex.runs in the same command)');
+		CONTINUE WHEN t NOT LIKE 'run\_%';
 		EXECUTE pg_catalog.format('CREATE TRIGGER %I BEFORE UPDATE ON kernelindex.%I'
 			' FOR EACH ROW EXECUTE FUNCTION kernelindex.runs_references_guard()', t || '_update', t);
 		EXECUTE pg_catalog.format('COMMENT ON TRIGGER %I ON kernelindex.%I IS %L', t || '_update', t,
-			CASE WHEN t LIKE 'run\_%' THEN 'refuses to change a dictionary value: runs refer to it'
-				ELSE 'refuses to change what runs refer to a row by' END);
+			'refuses to change a dictionary value: runs refer to it');
+	END LOOP;
+END
+$$;
+
+CREATE FUNCTION kernelindex.identity_guard()
+RETURNS trigger
+AS 'MODULE_PATHNAME', 'kidx_identity_guard' LANGUAGE C;
+COMMENT ON FUNCTION kernelindex.identity_guard() IS
+'trigger of comparability_keys and the resource tables: refuses an update that changes one of the columns its arguments name (0A000)';
+CREATE TRIGGER comparability_keys_identity BEFORE UPDATE ON kernelindex.comparability_keys
+FOR EACH ROW EXECUTE FUNCTION kernelindex.identity_guard('key', 'protocol_id', 'workload_id', 'environment_id');
+COMMENT ON TRIGGER comparability_keys_identity ON kernelindex.comparability_keys IS
+'refuses to change a comparability key or the resources it is made of';
+DO $$
+DECLARE
+	t text;
+BEGIN
+	FOREACH t IN ARRAY ARRAY['protocols', 'environments', 'workloads', 'implementations'] LOOP
+		EXECUTE pg_catalog.format('CREATE TRIGGER %I BEFORE UPDATE ON kernelindex.%I'
+			' FOR EACH ROW EXECUTE FUNCTION kernelindex.identity_guard(''digest'', ''id'')', t || '_identity', t);
+		EXECUTE pg_catalog.format('COMMENT ON TRIGGER %I ON kernelindex.%I IS %L', t || '_identity', t,
+			'refuses to change the digest or the id of a resource (its document may be filled in, its metadata changed)');
 	END LOOP;
 END
 $$;
