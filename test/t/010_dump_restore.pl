@@ -11,6 +11,9 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use KidxStore;
 
 # Copies of ../shared/reference/records, kept with the tests.
 my $records = "$ENV{KIDX_TOP}/test/data/records";
@@ -33,15 +36,13 @@ for my $f (@files)
 }
 
 # The tables of the store, in the order of the counts below.
-my @store = qw(runs protocols environments workloads implementations comparability_keys
-  run_titles run_statuses run_sources run_benchmarks run_strings run_labels run_templates);
+my @store = (qw(runs protocols environments workloads implementations comparability_keys),
+	@KidxStore::DICTIONARIES);
 my $counts = 'SELECT ' . join(" || '/' || ", map { "(SELECT count(*) FROM kernelindex.$_)" } @store);
 
 # Every row of every table of kernelindex (the catalogs and rejected_rows
 # too), every sequence's state, every exported document.
-my $tables = $node->safe_psql('src', q{
-SELECT string_agg(c.relname, ' ' ORDER BY c.relname) FROM pg_class c
-WHERE c.relnamespace = 'kernelindex'::regnamespace AND c.relkind = 'r'});
+my $tables = $node->safe_psql('src', KidxStore::tables_sql());
 my $sequences = $node->safe_psql('src', q{
 SELECT string_agg(c.relname, ' ' ORDER BY c.relname) FROM pg_class c
 WHERE c.relnamespace = 'kernelindex'::regnamespace AND c.relkind = 'S'});
@@ -49,13 +50,10 @@ for my $t (@store)
 {
 	like(" $tables ", qr/ \Q$t\E /, "the store has the table $t");
 }
-my $summary = join("\nUNION ALL ",
-	map({ "SELECT 'table $_', count(*) || ' ' || coalesce(md5(string_agg(t::text, E'\\n' ORDER BY t::text COLLATE \"C\")), '') FROM kernelindex.$_ t" }
-		split / /, $tables),
+my $summary = KidxStore::rows_sql([ split / /, $tables ],
 	map({ "SELECT 'sequence $_', last_value || ' ' || is_called FROM kernelindex.$_" } split / /, $sequences),
 	"SELECT 'documents', count(*) || ' ' || md5(string_agg(kidx_canonical(document), E'\\n' ORDER BY kidx_canonical(document) COLLATE \"C\")) FROM kernelindex.documents",
 	"SELECT 'bundles', count(*) || ' ' || md5(string_agg(kidx_canonical(bundle), E'\\n' ORDER BY kidx_canonical(bundle) COLLATE \"C\")) FROM kernelindex.run_bundles");
-$summary = "SELECT * FROM ($summary) s ORDER BY 1";
 
 is($node->safe_psql('src', $counts), '4/2/2/2/2/2/2/1/1/2/2/2/2',
 	'source store loaded: 4 runs; 2 of each resource, key, title, benchmark, string, label set and template; 1 status and source')
@@ -78,6 +76,8 @@ $node->command_ok([ 'pg_restore', '--exit-on-error', '-d', $node->connstr('dst')
 my $after = $node->safe_psql('dst', $summary);
 is($after, $before,
 	'every row of every table (dictionaries included), every sequence and every exported document survives dump and restore');
+is($node->safe_psql('dst', 'SELECT sum(n) FROM (' . KidxStore::dangling_sql() . ') s(what, n)'), '0',
+	'after restore every reference of a run or a comparability key resolves');
 
 # The restored store accepts new data (sequences restored, no id clashes).
 my $doc = slurp_file($files[0]);

@@ -8,6 +8,11 @@
 #   dangling_sql()    one row (what, count) per reference a run or a
 #                     comparability key makes: rows that point at nothing
 #   duplicates_sql()  one row (what, count) per identity: rows stored twice
+#   tables_sql()      the names of the tables of kernelindex, space-separated
+#   rows_sql(\@t, @q) every row of the tables @t exactly (ids included): one
+#                     row (what, "count md5") per table, for a store compared
+#                     with itself (before and after a crash, a dump and its
+#                     restore), with the extra queries of two columns given
 #
 # The tests use it with `use lib $FindBin::RealBin; use KidxStore;`.
 package KidxStore;
@@ -120,6 +125,24 @@ sub duplicates_sql
 		"SELECT 'duplicate runs (comparability_key, external_key)', count(*) - count(DISTINCT (comparability_key, external_key))"
 		  . " FROM kernelindex.runs WHERE external_key IS NOT NULL");
 	return join("\nUNION ALL ", @parts);
+}
+
+# The tables of kernelindex (the store's, the catalogs, rejected_rows).
+sub tables_sql
+{
+	return q{SELECT string_agg(c.relname, ' ' ORDER BY c.relname) FROM pg_class c
+WHERE c.relnamespace = 'kernelindex'::regnamespace AND c.relkind = 'r'};
+}
+
+# Every row of the tables given, exactly: rows (what, "count md5"), ordered.
+sub rows_sql
+{
+	my ($tables, @extra) = @_;
+	my @parts = (
+		(map { "SELECT 'table $_', count(*) || ' ' || coalesce(md5(string_agg(md5(t::text), ','"
+			  . " ORDER BY md5(t::text))), '') FROM kernelindex.$_ t" } @$tables),
+		@extra);
+	return "SELECT * FROM (\n" . join("\nUNION ALL ", @parts) . "\n) s ORDER BY 1";
 }
 
 1;
