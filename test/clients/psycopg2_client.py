@@ -2,7 +2,8 @@
 """What Superset sees: the BI views of kernelindex through psycopg2 (Debian's
 python3-psycopg2), as a read-only login role over TCP with a password.
 
-Proves that every view's columns are discovered (cursor.description and
+Proves that every view of kernelindex is a BI view it checks (or one of
+checks.NOT_BI), that every view's columns are discovered (cursor.description and
 information_schema.columns) in pg_attribute order with plain types, that every
 row reads, that digests arrive as strings, that one known speedup has its exact
 values, and that the role cannot write.  Connects with KIDX_HOST, KIDX_PORT,
@@ -14,7 +15,7 @@ from decimal import Decimal
 
 import psycopg2
 
-from checks import DIGEST, VIEWS, Checks
+from checks import DIGEST, NOT_BI, VIEWS, Checks
 
 # text, int8, int4, numeric, float8, timestamptz, bool
 PLAIN_OIDS = {25, 20, 23, 1700, 701, 1184, 16}
@@ -44,6 +45,15 @@ cur = conn.cursor()
 tcp, who = rows(cur, "SELECT inet_server_addr() IS NOT NULL, current_user")[0]
 check("connected over TCP as the reader", tcp is True and who == os.environ["KIDX_USER"],
       f"tcp={tcp} user={who}")
+
+# Every view of kernelindex is a BI view checked below, or one that is not for BI tools.
+listed = [r[0] for r in rows(cur, "SELECT table_name FROM information_schema.views"
+                             " WHERE table_schema = 'kernelindex' ORDER BY table_name")]
+check("information_schema.views lists every BI view", all(v in listed for v in VIEWS),
+      f"missing {[v for v in VIEWS if v not in listed]}")
+unknown = [v for v in listed if v not in VIEWS and v not in NOT_BI]
+check(f"every view of kernelindex is a BI view checked here (or one of {NOT_BI})", not unknown,
+      f"not checked: {unknown}")
 
 for view in VIEWS:
     qualified = f"kernelindex.{view}"

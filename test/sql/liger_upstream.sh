@@ -5,7 +5,13 @@
 #    equal except workloadDigest and implementationDigest;
 #  - every one of the file's data rows is accounted for (one run per row, or
 #    one run per set of true duplicates, and no rejected row);
-#  - loading the file a second time changes nothing.
+#  - loading the file a second time changes nothing;
+#  - the file four times over (new timestamps), exported as bundles and
+#    loaded as documents into an empty database, gives the same bundles, the
+#    same runs with the same dictionary values (compared by value) and the
+#    same dictionaries and templates as the CSV load;
+#  - rows with fractions of a second make runs whose digests are their
+#    documents'.
 # Run by test/run.sh with libpq variables pointing at a throwaway cluster
 # whose PostgreSQL has the extension installed.  Exit status non-zero on failure.
 set -euo pipefail
@@ -120,7 +126,7 @@ after=$(snapshot)
 check "second load changes nothing" "$before" "$after"
 
 # 4. The file three more times, each time with other timestamps (the shape of
-# the benchmark: few series, many runs each, most stored without documents):
+# the benchmark: runs that share their templates and dictionary values):
 # every run digest is its exported document's, the run in each document is
 # the one the document-at-a-time path gives (re-ingesting the exported bundle
 # of every run into an empty database reproduces the same digest and bundle).
@@ -142,14 +148,57 @@ trap 'cleanup; psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $db2" >/dev/nu
 psql -X -q -v ON_ERROR_STOP=1 -d "$db2" -c "CREATE EXTENSION kernelindex" \
 	-c "\copy kernelindex.documents FROM '$tmp/bundles.jsonl'"
 bundles_of() {
-	psql -X -At -d "$1" -c "SELECT count(*), md5(string_agg(kidx_canonical(kernelindex.run_bundle(digest)), E'\n' ORDER BY digest)) FROM kernelindex.runs"
+	psql -X -At -v ON_ERROR_STOP=1 -d "$1" -c "SELECT count(*), md5(string_agg(kidx_canonical(kernelindex.run_bundle(digest)), E'\n' ORDER BY digest)) FROM kernelindex.runs"
 }
-check "bundles equal to the document-at-a-time load (repeated)" "$(bundles_of "$db2")" "$(bundles_of "$db")"
-# The run layout made the same series from CSV rows as from their documents.
-series_of() {
-	psql -X -At -d "$1" -c "SELECT count(*), md5(string_agg(key::text || template::text || coalesce(name_stem, '') || coalesce(name_cut, -1) || coalesce(external_id_stem, ''), E'\n' ORDER BY key)) FROM kernelindex.run_series"
+# (Each side is read into a variable first: under set -e a query that fails
+# ends the suite, instead of two empty outputs comparing equal.)
+bundles_docs=$(bundles_of "$db2")
+bundles_csv=$(bundles_of "$db")
+check "bundles equal to the document-at-a-time load (repeated)" "$bundles_docs" "$bundles_csv"
+# The run layout split the CSV rows as it split their documents: the same
+# runs, each with the same values and the same dictionary values (compared
+# by value, not by id: ids may differ between the stores), and the same
+# dictionaries, templates included (value and name and externalId rules).
+runs_of() {
+	psql -X -At -v ON_ERROR_STOP=1 -d "$1" <<-'SQL'
+		SELECT count(*), md5(string_agg(jsonb_build_array(r.digest, r.comparability_key, i.digest,
+				jsonb_build_array(t.value, t.name_form, t.name_prefix, t.name_cut, t.external_id_form, t.native_unit),
+				l.value, ti.value, st.value, so.value, b.value, n.value, x.value,
+				r.observed_at, r.latency_ns, r.latency_ns_p20, r.latency_ns_p80, r.peak_bytes, r.peak_bytes_p20,
+				r.peak_bytes_p80, r.native_p20, r.native_p50, r.native_p80, r.external_key)::text, E'\n' ORDER BY r.digest))
+		FROM kernelindex.runs r
+		JOIN kernelindex.implementations i ON i.id = r.implementation_id
+		JOIN kernelindex.run_templates t ON t.id = r.template_id
+		JOIN kernelindex.run_statuses st ON st.id = r.status_id
+		LEFT JOIN kernelindex.run_labels l ON l.id = r.labels_id
+		LEFT JOIN kernelindex.run_titles ti ON ti.id = r.title_id
+		LEFT JOIN kernelindex.run_sources so ON so.id = r.source_id
+		LEFT JOIN kernelindex.run_benchmarks b ON b.id = r.benchmark_id
+		LEFT JOIN kernelindex.run_strings n ON n.id = r.name_id
+		LEFT JOIN kernelindex.run_strings x ON x.id = r.external_id_id
+		WHERE (r.labels_id IS NULL) = (l.id IS NULL) AND (r.title_id IS NULL) = (ti.id IS NULL)
+			AND (r.source_id IS NULL) = (so.id IS NULL) AND (r.benchmark_id IS NULL) = (b.id IS NULL)
+			AND (r.name_id IS NULL) = (n.id IS NULL) AND (r.external_id_id IS NULL) = (x.id IS NULL);
+	SQL
 }
-check "series equal to the document-at-a-time load (repeated)" "$(series_of "$db2")" "$(series_of "$db")"
+dictionaries_of() {
+	psql -X -At -v ON_ERROR_STOP=1 -d "$1" <<-'SQL'
+		SELECT 'run_templates', count(*), md5(string_agg(v, E'\n' ORDER BY v COLLATE "C")) FROM (SELECT kidx_canonical(jsonb_build_array(value, name_form, name_prefix, name_cut, external_id_form, native_unit)) AS v FROM kernelindex.run_templates) t
+		UNION ALL SELECT 'run_labels', count(*), md5(string_agg(kidx_canonical(value), E'\n' ORDER BY kidx_canonical(value) COLLATE "C")) FROM kernelindex.run_labels
+		UNION ALL SELECT 'run_titles', count(*), md5(string_agg(value, E'\n' ORDER BY value COLLATE "C")) FROM kernelindex.run_titles
+		UNION ALL SELECT 'run_statuses', count(*), md5(string_agg(value, E'\n' ORDER BY value COLLATE "C")) FROM kernelindex.run_statuses
+		UNION ALL SELECT 'run_sources', count(*), md5(string_agg(value, E'\n' ORDER BY value COLLATE "C")) FROM kernelindex.run_sources
+		UNION ALL SELECT 'run_benchmarks', count(*), md5(string_agg(value, E'\n' ORDER BY value COLLATE "C")) FROM kernelindex.run_benchmarks
+		UNION ALL SELECT 'run_strings', count(*), md5(string_agg(value, E'\n' ORDER BY value COLLATE "C")) FROM kernelindex.run_strings;
+	SQL
+}
+runs_docs=$(runs_of "$db2")
+runs_csv=$(runs_of "$db")
+check "runs and their dictionary values equal to the document-at-a-time load (repeated)" "$runs_docs" "$runs_csv"
+check "every run of the CSV load, with every dictionary value it names (repeated)" "$((2448 * 4))" "${runs_csv%%|*}"
+dictionaries_docs=$(dictionaries_of "$db2")
+dictionaries_csv=$(dictionaries_of "$db")
+check "dictionaries and templates equal to the document-at-a-time load (repeated)" "$dictionaries_docs" "$dictionaries_csv"
 
 # 5. Rows whose timestamps have a fraction of a second (the file five
 # times: 12,240 rows): their externalIds and names end in -uuuuuu.

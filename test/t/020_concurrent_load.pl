@@ -1,6 +1,8 @@
 # Four sessions load the same Liger CSV at the same moment, and two sessions
-# load overlapping parts of it: they end with exactly the rows of one load,
-# with no error and no deadlock.
+# load overlapping parts of it: they end with exactly the store of one load
+# (the same runs with the same values and dictionary values, resources, keys
+# and dictionaries, compared by value), nothing stored twice and nothing
+# pointing at nothing, with no error and no deadlock.
 use strict;
 use warnings;
 
@@ -8,6 +10,9 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use IPC::Run;
 use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use KidxStore;
 
 my $top = $ENV{KIDX_TOP} or die "KIDX_TOP is not set";
 # The upstream file when ../shared has it (2,448 rows), else the sample.
@@ -34,17 +39,12 @@ $node->safe_psql('racing', 'CREATE TABLE barrier ()');
 # What one load gives.
 $node->safe_psql('once', "\\copy kernelindex.liger_rows FROM '$csv' WITH (FORMAT csv, HEADER MATCH)");
 
-my $snapshot = q{
-SELECT 'runs', count(*), md5(string_agg(digest::text, ',' ORDER BY digest)) FROM kernelindex.runs
-UNION ALL SELECT 'protocols', count(*), md5(string_agg(digest::text, ',' ORDER BY digest)) FROM kernelindex.protocols
-UNION ALL SELECT 'environments', count(*), md5(string_agg(digest::text, ',' ORDER BY digest)) FROM kernelindex.environments
-UNION ALL SELECT 'workloads', count(*), md5(string_agg(digest::text, ',' ORDER BY digest)) FROM kernelindex.workloads
-UNION ALL SELECT 'implementations', count(*), md5(string_agg(digest::text, ',' ORDER BY digest)) FROM kernelindex.implementations
-UNION ALL SELECT 'staged', count(*), '' FROM kernelindex.liger_rows
-UNION ALL SELECT 'rejected', count(*), '' FROM kernelindex.rejected_rows
-};
+# The store by value (test/t/KidxStore.pm): runs (digests, and each with its
+# values and dictionary values), resources, keys, every dictionary, rejected
+# rows; and the COPY target, always empty.
+my $snapshot = KidxStore::snapshot_sql("SELECT 'staged', count(*), '' FROM kernelindex.liger_rows");
 my $once = $node->safe_psql('once', $snapshot);
-like($once, qr/^runs\|$rows\|/, "one load stores the $rows runs");
+like($once, qr/^runs\|$rows\|/m, "one load stores the $rows runs");
 
 # Start one session per file in database $db, all queued on a barrier (a
 # lock held while they start), release them together, and check each one.
@@ -90,8 +90,24 @@ sub race
 	}
 }
 
+# Nothing stored twice (no resource, key, dictionary value or run), nothing
+# pointing at nothing.
+sub no_duplicates
+{
+	my ($db, $what) = @_;
+	my $bad = 0;
+	for (split /\n/, $node->safe_psql($db, KidxStore::duplicates_sql() . "\nUNION ALL " . KidxStore::dangling_sql()))
+	{
+		my ($name, $n) = split /\|/;
+		note "$what: $name: $n" if $n;
+		$bad += $n;
+	}
+	is($bad, 0, "$what: nothing is stored twice, every reference resolves");
+}
+
 race('racing', 'same file', map { [ $csv, $rows ] } 1 .. 4);
 is($node->safe_psql('racing', $snapshot), $once, 'four racing loads end with exactly the rows of one load');
+no_duplicates('racing', 'four racing loads');
 
 # Two overlapping files (the first two thirds, the last two thirds) at the
 # same moment: together they are the whole file, loaded once (SPEC 7).
@@ -116,6 +132,7 @@ $node->safe_psql('overlapping', 'CREATE TABLE barrier ()');
 race('overlapping', 'overlapping files', @overlap);
 is($node->safe_psql('overlapping', $snapshot), $once,
 	'two racing overlapping loads end with exactly the rows of one load of the whole file');
+no_duplicates('overlapping', 'two racing overlapping loads');
 
 my $log = slurp_file($node->logfile);
 unlike($log, qr/deadlock detected/, 'no deadlock in the server log');

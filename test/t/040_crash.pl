@@ -10,12 +10,17 @@
 # then $node->kill9: a power cut, minus the page cache, so fsync = off does
 # not matter), only the COPY's backend (the postmaster then resets every
 # session and recovers), and only the postmaster ($node->kill9: the backend
-# runs on alone).  After each restart every reference resolves, the btree
-# indexes agree with their tables (amcheck), every run has its document,
-# and the interrupted COPY is wholly absent: every table as before it (or,
-# when its backend outlived the postmaster and committed, wholly there).
-# Re-running the load then gives exactly the store of one clean load in a
-# fresh database: the same runs (digests), resources, keys and series.
+# runs on alone).  After each restart every reference resolves (every
+# reference column of runs: comparability key, implementation, the seven
+# dictionaries; and of comparability keys), nothing is stored twice (no
+# resource, key, dictionary value or run), the btree indexes agree with
+# their tables (amcheck), every run has its document, and the interrupted
+# COPY is wholly absent: every row of every table of kernelindex as before
+# it, ids included (or, when its backend outlived the postmaster and
+# committed, wholly there: the store of one clean load).  Re-running the
+# load then gives exactly the store of one clean load in a fresh database:
+# the same runs (digests, and each with its values and dictionary values),
+# resources, keys and dictionaries, compared by value.
 # KIDX_CRASH_ROWS and KIDX_CRASH_DOCS set the sizes.
 use strict;
 use warnings;
@@ -26,6 +31,9 @@ use IPC::Run;
 use Test::More;
 use Time::HiRes qw(time usleep);
 use Time::Local qw(timegm);
+use FindBin;
+use lib $FindBin::RealBin;
+use KidxStore;
 
 my $top = $ENV{KIDX_TOP} or die "KIDX_TOP is not set";
 my $shared = $ENV{KIDX_SHARED} // "$top/../shared";
@@ -108,18 +116,19 @@ sub new_db
 my $csv_copy = "COPY kernelindex.liger_rows FROM '%s' WITH (FORMAT csv, HEADER MATCH)";
 my $doc_copy = "COPY kernelindex.documents FROM '%s' WITH (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x02')";
 
-# Every table of the store: counts, and the digests (or keys) it holds.
-my $snapshot = q{
-SELECT * FROM (
-SELECT 'runs', count(*), md5(string_agg(digest::text, ',' ORDER BY digest)) FROM kernelindex.runs
-UNION ALL SELECT 'protocols', count(*), md5(string_agg(digest::text, ',' ORDER BY digest)) FROM kernelindex.protocols
-UNION ALL SELECT 'environments', count(*), md5(string_agg(digest::text, ',' ORDER BY digest)) FROM kernelindex.environments
-UNION ALL SELECT 'workloads', count(*), md5(string_agg(digest::text, ',' ORDER BY digest)) FROM kernelindex.workloads
-UNION ALL SELECT 'implementations', count(*), md5(string_agg(digest::text, ',' ORDER BY digest)) FROM kernelindex.implementations
-UNION ALL SELECT 'comparability_keys', count(*), md5(string_agg(key::text, ',' ORDER BY key)) FROM kernelindex.comparability_keys
-UNION ALL SELECT 'run_series', count(*), md5(string_agg(key::text, ',' ORDER BY key)) FROM kernelindex.run_series
-UNION ALL SELECT 'rejected_rows', count(*), '' FROM kernelindex.rejected_rows
-) s ORDER BY 1};
+# The store by value (test/t/KidxStore.pm): runs (digests, and each with
+# its values and dictionary values), resources, keys with their resources,
+# every dictionary, rejected rows; what a clean load in another database
+# must equal.
+my $snapshot = KidxStore::snapshot_sql();
+
+# Every row of every table of kernelindex in $db, ids included: what a
+# database must hold again after a COPY that did not commit.
+sub rows_in
+{
+	my ($db) = @_;
+	return $node->safe_psql($db, KidxStore::rows_sql([ split / /, $node->safe_psql($db, KidxStore::tables_sql()) ]));
+}
 
 sub runs_in { return $node->safe_psql($_[0], 'SELECT count(*) FROM kernelindex.runs'); }
 
@@ -142,14 +151,16 @@ $node->safe_psql('doc_source',
 chmod 0644, $docs;
 my @doc_lines = split /\n/, slurp_file($docs);
 my $doc_count = @doc_lines;
-my $doc_first = "$dir/documents_first.jsonl";
-{
-	open my $fh, '>', $doc_first or die;
-	print $fh join("\n", @doc_lines[ 0 .. @base - 1 ]), "\n";
-	close $fh;
-	chmod 0644, $doc_first;
-}
 undef @doc_lines;
+# The documents of the first block alone (what the victims of the document
+# COPYs hold before it, as those of the CSV COPYs hold the first block's
+# rows): the export of a database loaded with that block.
+my $doc_first = "$dir/documents_first.jsonl";
+new_db('doc_first_source');
+$node->safe_psql('doc_first_source', sprintf($csv_copy, $first));
+$node->safe_psql('doc_first_source',
+	"\\copy (SELECT document FROM kernelindex.documents) TO '$doc_first' WITH (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x02')");
+chmod 0644, $doc_first;
 note sprintf('document export of database doc_source: %d bundles, %.1f MB', $doc_count, (-s $docs) / 1e6);
 $t0 = time;
 new_db('doc_clean');
@@ -180,18 +191,8 @@ sub check_references
 		UNION ALL SELECT 'runs of a sample of 2000 run_document(digest) returns NULL for', count(*)
 		FROM (SELECT digest FROM kernelindex.runs ORDER BY digest LIMIT 2000) s
 		WHERE kernelindex.run_document(digest) IS NULL};
-	my $out = $node->safe_psql($db, qq{
-SELECT 'runs without a run_series row of their comparability key', count(*) FROM kernelindex.runs r
-WHERE NOT EXISTS (SELECT 1 FROM kernelindex.run_series s WHERE s.id = r.series_id AND s.comparability_key = r.comparability_key)
-UNION ALL SELECT 'comparability keys with a missing protocol, workload or environment', count(*) FROM kernelindex.comparability_keys k
-WHERE NOT EXISTS (SELECT 1 FROM kernelindex.protocols p WHERE p.id = k.protocol_id)
-   OR NOT EXISTS (SELECT 1 FROM kernelindex.workloads w WHERE w.id = k.workload_id)
-   OR NOT EXISTS (SELECT 1 FROM kernelindex.environments e WHERE e.id = k.environment_id)
-UNION ALL SELECT 'series with a missing implementation', count(*) FROM kernelindex.run_series s
-WHERE NOT EXISTS (SELECT 1 FROM kernelindex.implementations i WHERE i.id = s.implementation_id)
-UNION ALL SELECT 'series with a missing comparability key', count(*) FROM kernelindex.run_series s
-WHERE NOT EXISTS (SELECT 1 FROM kernelindex.comparability_keys k WHERE k.key = s.comparability_key)
-UNION ALL $rebuild});
+	my $out = $node->safe_psql($db, KidxStore::dangling_sql() . "\nUNION ALL " . KidxStore::duplicates_sql()
+		  . "\nUNION ALL $rebuild");
 	# amcheck raises an error (failing safe_psql) for an index that disagrees
 	# with its table.
 	my $indexes = $node->safe_psql($db, q{
@@ -207,7 +208,7 @@ WHERE am.amname = 'btree' AND c.relnamespace = 'kernelindex'::regnamespace});
 		note "  $what: $name: $n";
 		$bad += $n;
 	}
-	is($bad, 0, "$what: every reference resolves, every index agrees, every run has its document ($runs runs)");
+	is($bad, 0, "$what: every reference resolves, nothing is stored twice, every index agrees, every run has its document ($runs runs)");
 }
 
 # The live processes whose parent is the postmaster.
@@ -260,7 +261,7 @@ sub crash
 	my (%arg) = @_;
 	my ($db, $kind, $file, $phase, $how, $total) = @arg{qw(db kind file phase how total)};
 	my $what = "$kind COPY killed ($how) while $phase";
-	my $before = $node->safe_psql($db, $snapshot);
+	my $before = rows_in($db);
 	my $runs_before = runs_in($db);
 	my $heap_before = $node->safe_psql($db, "SELECT pg_relation_size('kernelindex.runs')");
 	my $lsn0 = $node->safe_psql($db, 'SELECT pg_current_wal_insert_lsn()');
@@ -337,18 +338,19 @@ WHERE a.application_name = '$app'};
 	note sprintf('%s: server back after %.1f s', $what, time - $t);
 
 	check_references($db, $what);
-	my $after = $node->safe_psql($db, $snapshot);
 	my $runs_after = runs_in($db);
 	note "$what: runs before the COPY: $runs_before, after the restart: $runs_after";
 	if ($how eq 'the postmaster only' && $completed)
 	{
-		is($after, $arg{clean}, "$what: the backend outlived the postmaster and committed: the COPY is wholly there");
+		is($node->safe_psql($db, $snapshot), $arg{clean},
+			"$what: the backend outlived the postmaster and committed: the COPY is wholly there");
 	}
 	else
 	{
 		ok(!$completed, "$what: the COPY did not complete");
 		is($runs_after, $runs_before, "$what: the run count is the count before the COPY");
-		is($after, $before, "$what: every table is as before the COPY: the COPY is wholly absent");
+		is(rows_in($db), $before,
+			"$what: every row of every table (ids included) is as before the COPY: the COPY is wholly absent");
 	}
 	return $completed;
 }
@@ -365,7 +367,7 @@ sub rerun
 	check_references($db, "$db: $kind load re-run");
 	is(runs_in($db), $clean_runs, "$db: $kind re-run: as many runs as a clean load in a fresh database");
 	is($node->safe_psql($db, $snapshot), $clean,
-		"$db: $kind re-run: the same runs (digests), resources, keys and series as a clean load");
+		"$db: $kind re-run: the same runs (digests, values, dictionary values), resources, keys and dictionaries as a clean load");
 }
 
 my %victims = (

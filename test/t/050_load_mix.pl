@@ -14,6 +14,9 @@ use PostgreSQL::Test::Utils;
 use IPC::Run;
 use List::Util qw(shuffle);
 use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use KidxStore;
 use Time::Local qw(timegm);
 
 my $top = $ENV{KIDX_TOP} or die "KIDX_TOP is not set";
@@ -211,19 +214,9 @@ my $analyzed = () = $log =~ /automatic analyze of table "mix\.kernelindex/g;
 note "automatic analyzes of kernelindex tables during the mix: $analyzed";
 note "lock waits longer than deadlock_timeout (100 ms) in the server log: $waits";
 
-# No resource twice; the runs primary key holds.
-my $dups = $node->safe_psql('mix', q{
-SELECT 'duplicate protocols', count(*) - count(DISTINCT digest) FROM kernelindex.protocols
-UNION ALL SELECT 'duplicate environments', count(*) - count(DISTINCT digest) FROM kernelindex.environments
-UNION ALL SELECT 'duplicate workloads', count(*) - count(DISTINCT digest) FROM kernelindex.workloads
-UNION ALL SELECT 'duplicate implementations', count(*) - count(DISTINCT digest) FROM kernelindex.implementations
-UNION ALL SELECT 'duplicate comparability_keys', count(*) - count(DISTINCT key) FROM kernelindex.comparability_keys
-UNION ALL SELECT 'duplicate run_series', count(*) - count(DISTINCT key) FROM kernelindex.run_series
-UNION ALL SELECT 'duplicate runs (comparability_key, digest)', count(*) - count(DISTINCT (comparability_key, digest)) FROM kernelindex.runs
-UNION ALL SELECT 'duplicate runs (digest)', count(*) - count(DISTINCT digest) FROM kernelindex.runs
-UNION ALL SELECT 'duplicate runs (comparability_key, external_key)', count(*) - count(DISTINCT (comparability_key, external_key)) FROM kernelindex.runs WHERE external_key IS NOT NULL
-UNION ALL SELECT 'runs without their series', count(*) FROM kernelindex.runs r
-	WHERE NOT EXISTS (SELECT 1 FROM kernelindex.run_series s WHERE s.id = r.series_id AND s.comparability_key = r.comparability_key)});
+# No resource, key, dictionary value (hash or value) or run twice; every
+# reference of a run or a comparability key resolves (test/t/KidxStore.pm).
+my $dups = $node->safe_psql('mix', KidxStore::duplicates_sql() . "\nUNION ALL " . KidxStore::dangling_sql());
 my $dupsum = 0;
 for (split /\n/, $dups)
 {
@@ -231,11 +224,11 @@ for (split /\n/, $dups)
 	note "$what: $k";
 	$dupsum += $k;
 }
-is($dupsum, 0, 'no resource, key, series or run is stored twice; every run has its series');
+is($dupsum, 0, 'no resource, key, dictionary value or run is stored twice; every reference resolves');
 
 # Equal to the serial load: digests of every resource table and the runs,
-# the keys of keys and series, the rebuilt documents, and the row count of
-# every table of kernelindex but rejected_rows.
+# the keys of keys, every dictionary's values, the rebuilt documents, and
+# the row count of every table of kernelindex but rejected_rows.
 my $tables = $node->safe_psql('mix', q{
 SELECT string_agg(c.relname, ' ' ORDER BY c.relname) FROM pg_class c
 WHERE c.relnamespace = 'kernelindex'::regnamespace AND c.relkind = 'r' AND c.relname <> 'rejected_rows'});
@@ -244,7 +237,8 @@ my $snapshot = join("\nUNION ALL ",
 	map({ "SELECT '$_ digests', md5(string_agg(digest::text, ',' ORDER BY digest)) FROM kernelindex.$_" }
 		qw(protocols environments workloads implementations runs)),
 	"SELECT 'comparability_keys keys', md5(string_agg(key::text, ',' ORDER BY key)) FROM kernelindex.comparability_keys",
-	"SELECT 'run_series keys', md5(string_agg(key::text, ',' ORDER BY key)) FROM kernelindex.run_series",
+	map({ my $v = KidxStore::dictionary_value($_, 't');
+		"SELECT '$_ values', md5(string_agg($v, E'\\n' ORDER BY $v COLLATE \"C\")) FROM kernelindex.$_ t" } @KidxStore::DICTIONARIES),
 	"SELECT 'documents', md5(string_agg(kidx_canonical(document), E'\\n' ORDER BY kidx_canonical(document))) FROM kernelindex.documents");
 $snapshot = "SELECT * FROM ($snapshot) s ORDER BY 1";
 my $mix = $node->safe_psql('mix', $snapshot);

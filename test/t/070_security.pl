@@ -30,6 +30,9 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib $FindBin::RealBin;
+use KidxStore;
 
 my $top = $ENV{KIDX_TOP} or die "KIDX_TOP is not set";
 my $sample = "$top/test/data/liger_sample.csv";
@@ -176,28 +179,20 @@ my %call = (
 	'kernelindex.runs_comparable(kernelindex.runs,kernelindex.runs)' => 'SELECT kernelindex.runs_comparable(%R1%, %R2%)',
 	'kernelindex.ingest_bundles(jsonb[])' => 'SELECT kernelindex.ingest_bundles(ARRAY[%B1%, %B2%])',
 	'kernelindex.ingest_document(jsonb)' => 'SELECT kernelindex.ingest_document(%B1%)',
-	'kernelindex.run_bundle_of(integer,timestamp with time zone,bigint,bigint,bigint,bigint,bigint,bigint,numeric,numeric,numeric,boolean)'
-	  => 'SELECT kernelindex.run_bundle_of(%COLS%, true)',
+	'kernelindex.run_bundle_of(kernelindex.runs,public.kidx_digest,public.kidx_digest,public.kidx_digest,public.kidx_digest,text,text,boolean)'
+	  => 'SELECT kernelindex.run_bundle_of(%R1%, %P1%, %W1%, %E1%, %I1%, %N1%, %X1%, true)',
 	'kernelindex.run_json(kernelindex.runs)' => 'SELECT kernelindex.run_json(%R1%)',
 	'kernelindex.run_document(public.kidx_digest)' => 'SELECT kernelindex.run_document(%D1%)',
 	'kernelindex.run_bundle(public.kidx_digest)' => 'SELECT kernelindex.run_bundle(%D1%)',
 	'kernelindex.liger_row_fault(kernelindex.liger_rows)' => "SELECT kernelindex.liger_row_fault($liger_row)",
 	'kernelindex.liger_slug(text)' => "SELECT kernelindex.liger_slug('NVIDIA A100-SXM4-80GB')",
-	'kernelindex.liger_label_value(jsonb)' => q{SELECT kernelindex.liger_label_value('"a/b c"'::jsonb)},
-	'kernelindex.liger_dtype_label(text)' => "SELECT kernelindex.liger_dtype_label('torch.bfloat16')",
-	'kernelindex.liger_label_placeholder(text,jsonb)' =>
-	  q{SELECT kernelindex.liger_label_placeholder('B*T', '{"B": 8, "T": 1024}'::jsonb)},
-	'kernelindex.liger_workload_label(text,text,jsonb,jsonb)' =>
+		'kernelindex.liger_workload_label(text,text,jsonb,jsonb)' =>
 	  q{SELECT kernelindex.liger_workload_label('sparsemax', 'V', '16384'::jsonb, '{"B": 4, "T": 512, "dim": -1, "dtype": "torch.float32", "extra": "x"}'::jsonb)},
-	'kernelindex.liger_x_value(text)' => "SELECT kernelindex.liger_x_value('16384')",
-	'kernelindex.liger_harness()' => 'SELECT kernelindex.liger_harness()',
-	'kernelindex.liger_protocol(text,text)' => "SELECT kernelindex.liger_protocol('memory', 'sideways')",
+		'kernelindex.liger_protocol(text,text)' => "SELECT kernelindex.liger_protocol('memory', 'sideways')",
 	'kernelindex.liger_environment(text)' => "SELECT kernelindex.liger_environment('Quadro Unknown 9000')",
 	'kernelindex.liger_implementation(text,text)' => "SELECT kernelindex.liger_implementation('sparsemax', 'torch')",
 	'kernelindex.liger_workload(text,text,text,text,text)' =>
 	  q{SELECT kernelindex.liger_workload('sparsemax', 'V', 'feature size', '16384', '{"B": 4, "T": 512, "dim": -1, "dtype": "torch.float32"}')},
-	'kernelindex.liger_series(text[],text[],text[],text[],text[],text[],text[],text[],text[],text[])' =>
-	  q{SELECT * FROM kernelindex.liger_series(ARRAY['sparsemax', 'rope'], ARRAY['torch', 'liger'], ARRAY['forward', 'full'], ARRAY['speed', 'memory'], ARRAY['V', 'T'], ARRAY['feature size', NULL], ARRAY['16384', '2048'], ARRAY['{"B": 4, "T": 512, "dim": -1, "dtype": "torch.float32"}', '{}'], ARRAY['NVIDIA A100-SXM4-80GB', 'Unknown GPU'], ARRAY['0.5.8', ''])},
 	'kernelindex.run_derived_string(text,integer,timestamp with time zone)' =>
 	  "SELECT kernelindex.run_derived_string('liger-sparsemax-forward-', 40, '2025-04-28 00:38:08.5+00'::timestamptz)",
 	'kernelindex.release_version_key(text)' => "SELECT kernelindex.release_version_key('v0.5.10rc1')",
@@ -205,7 +200,10 @@ my %call = (
 	'kernelindex.bands_apart(bigint,bigint,bigint,bigint)' => 'SELECT kernelindex.bands_apart(1, 2, 3, 4)',
 	'kernelindex.ns_to_ms(bigint)' => 'SELECT kernelindex.ns_to_ms(2628608)',
 	'kernelindex.bytes_to_mib(bigint)' => 'SELECT kernelindex.bytes_to_mib(1572864)',
-	'kernelindex.series_latest_run(integer)' => 'SELECT * FROM kernelindex.series_latest_run(%S1%)');
+	'kernelindex.dictionary_hash(text)' => "SELECT kernelindex.dictionary_hash('sparsemax/backward'::text)",
+	'kernelindex.dictionary_hash(jsonb)' => q{SELECT kernelindex.dictionary_hash('{"liger_version": "0.5.8"}'::jsonb)},
+	'kernelindex.template_hash(jsonb,text,text,integer,text,text)' =>
+	  q{SELECT kernelindex.template_hash('{"kind": "BenchmarkRun", "spec": {"timing": {"latencyNs": {}}}}'::jsonb, 'from_external_id', 'liger-', 100, 'stem', 'ms')});
 
 # Functions that cannot be called from SQL, and the statements of the
 # exercise (below) that run them.
@@ -214,13 +212,21 @@ my %indirect = (
 	'public.kidx_digest_recv(internal)' => 'binary COPY of digests in',
 	'public.kidx_digest_sortsupport(internal)' => 'btree index on digests',
 	'kernelindex.runs_references_check()' => 'INSERT into runs',
-	'kernelindex.run_series_guard()' => 'DELETE a series',
+	'kernelindex.runs_references_guard()' => 'DELETE a title no run uses',
 	'kernelindex.documents_begin()' => 'COPY documents in',
 	'kernelindex.documents_row()' => 'COPY documents in',
 	'kernelindex.documents_end()' => 'COPY documents in',
 	'kernelindex.liger_begin()' => 'COPY Liger CSV in',
 	'kernelindex.liger_row()' => 'COPY Liger CSV in',
 	'kernelindex.liger_end()' => 'COPY Liger CSV in');
+
+# The tables runs refer to (each guarded by three triggers), in the order of
+# KidxStore::RUN_REFERENCES.
+my @referenced;
+{
+	my %seen;
+	@referenced = grep { !$seen{$_}++ } map { $_->[1] } @KidxStore::RUN_REFERENCES;
+}
 
 # The statements of the exercise that fire each trigger of the extension
 # (and what the trigger then says, for those that refuse).
@@ -229,9 +235,9 @@ my %trigger_fired_by = (
 	documents_begin => [ 'COPY documents in' ], documents_row => [ 'COPY documents in' ],
 	documents_end => [ 'COPY documents in' ],
 	runs_references_insert => [ 'INSERT into runs' ], runs_references_update => [ 'UPDATE runs' ],
-	run_series_delete => [ 'DELETE a used series (refused)', qr/violates the reference/ ],
-	run_series_truncate => [ 'TRUNCATE the series alone (refused)', qr/cannot truncate/ ],
-	run_series_update => [ 'UPDATE a series (refused)', qr/cannot be changed/ ]);
+	map { ("${_}_delete" => [ "DELETE a used row of $_ (refused)", qr/violates the reference from table "runs"/ ],
+		"${_}_truncate" => [ "TRUNCATE $_ alone (refused)", qr/cannot truncate table "$_": runs refer to its rows/ ],
+		"${_}_update" => [ "UPDATE a row of $_ (refused)", qr/cannot be changed/ ]) } @referenced);
 
 # For a function this test does not know yet: arguments by type.
 my %default_arg = (
@@ -273,34 +279,47 @@ sub fill
 sub load_values
 {
 	my ($db) = @_;
+	my @refcols = map { $_->[0] } @KidxStore::RUN_REFERENCES;
 	my @r = split /\n/, hq($db, q{
-SELECT r.digest::text, r.series_id, p.digest::text, w.digest::text, e.digest::text,
-	format('%s, %L::timestamptz, %s, %s, %s, %s, %s, %s, %s, %s, %s', r.series_id, r.observed_at,
-		quote_nullable(r.latency_ns), quote_nullable(r.latency_ns_p20), quote_nullable(r.latency_ns_p80),
-		quote_nullable(r.peak_bytes), quote_nullable(r.peak_bytes_p20), quote_nullable(r.peak_bytes_p80),
-		quote_nullable(r.native_p20), quote_nullable(r.native_p50), quote_nullable(r.native_p80))
+SELECT r.digest::text, p.digest::text, w.digest::text, e.digest::text, i.digest::text,
+	quote_nullable(n.value) || '::text', quote_nullable(x.value) || '::text', }
+	  . join(", ", map { "coalesce(r.${_}::text, 'NULL')" } @refcols) . q{
 FROM kernelindex.runs r
-JOIN kernelindex.run_series s ON s.id = r.series_id
-JOIN kernelindex.comparability_keys k ON k.key OPERATOR(public.=) s.comparability_key
+JOIN kernelindex.comparability_keys k ON k.key OPERATOR(public.=) r.comparability_key
 JOIN kernelindex.protocols p ON p.id = k.protocol_id
 JOIN kernelindex.workloads w ON w.id = k.workload_id
 JOIN kernelindex.environments e ON e.id = k.environment_id
+JOIN kernelindex.implementations i ON i.id = r.implementation_id
+LEFT JOIN kernelindex.run_strings n ON n.id = r.name_id
+LEFT JOIN kernelindex.run_strings x ON x.id = r.external_id_id
 ORDER BY r.digest::text LIMIT 2});
 	die "no runs in $db" unless @r == 2;
 	for my $i (1, 2)
 	{
-		my ($d, $s, $p, $w, $e, $cols) = split /\|/, $r[ $i - 1 ];
+		my ($d, $p, $w, $e, $impl, $name, $xid, @refs) = split /\|/, $r[ $i - 1 ];
 		$V{"D$i"} = "'$d'::public.kidx_digest";
-		$V{"S$i"} = $s;
 		$V{"P$i"} = "'$p'::public.kidx_digest";
 		$V{"W$i"} = "'$w'::public.kidx_digest";
 		$V{"E$i"} = "'$e'::public.kidx_digest";
-		$V{COLS} = $cols if $i == 1;
+		$V{"I$i"} = "'$impl'::public.kidx_digest";
+		$V{"N$i"} = $name;
+		$V{"X$i"} = $xid;
+		# the run's reference columns but its key, as a VALUES list
+		$V{"REFS$i"} = join(', ', @refs[ 1 .. $#refs ]);
+		# the row of each table it refers to (the first of its columns that names one)
+		for my $k (0 .. $#refcols)
+		{
+			my ($col, $table, $key) = @{ $KidxStore::RUN_REFERENCES[$k] };
+			next if exists $V{"ROW_${table}_$i"} || $refs[$k] eq 'NULL';
+			$V{"ROW_${table}_$i"} = $key eq 'key' ? "'$refs[$k]'::public.kidx_digest" : $refs[$k];
+			$V{"COL_${table}_$i"} = $col;
+		}
 		$V{"B$i"} = sqlstr(hq($db, "SELECT kernelindex.run_document('$d'::public.kidx_digest)")) . '::jsonb';
 		# the run's row as a literal: no table read, no operator
 		$V{"R$i"} = sqlstr(hq($db, "SELECT r::text FROM kernelindex.runs r WHERE r.digest OPERATOR(public.=) $V{\"D$i\"}"))
 		  . '::kernelindex.runs';
 	}
+	$V{REFCOLS} = join(', ', @refcols[ 1 .. $#refcols ]);
 	$V{NEWDIGEST} = hq($db, "SELECT public.kidx_canonical_digest('{\"new\": 1}'::jsonb)::text");
 	$V{KEY1} = hq($db, "SELECT comparability_key::text FROM kernelindex.runs WHERE digest OPERATOR(public.=) $V{D1}");
 }
@@ -328,12 +347,20 @@ sub exercise
 	);
 	return @s if $prefix eq 'loads';
 	@s = (
-		[ 'INSERT into runs', 'INSERT INTO kernelindex.runs (comparability_key, digest, observed_at, latency_ns, series_id)'
-			  . " VALUES ('%KEY1%'::public.kidx_digest, '%NEWDIGEST%'::public.kidx_digest, '2030-01-01 00:00:00+00', 1, %S1%)", 'ok' ],
+		[ 'INSERT into runs', 'INSERT INTO kernelindex.runs (comparability_key, digest, %REFCOLS%, observed_at, latency_ns)'
+			  . " VALUES ('%KEY1%'::public.kidx_digest, '%NEWDIGEST%'::public.kidx_digest, %REFS1%, '2030-01-01 00:00:00+00', 1)", 'ok' ],
 		[ 'UPDATE runs', "UPDATE kernelindex.runs SET latency_ns = 2 WHERE digest OPERATOR(public.=) '%NEWDIGEST%'::public.kidx_digest", 'ok' ],
-		[ 'UPDATE a series (refused)', 'UPDATE kernelindex.run_series SET name_cut = 99 WHERE id OPERATOR(pg_catalog.=) %S1%', 'refused' ],
-		[ 'DELETE a used series (refused)', 'DELETE FROM kernelindex.run_series WHERE id OPERATOR(pg_catalog.=) %S1%', 'refused' ],
-		[ 'TRUNCATE the series alone (refused)', 'TRUNCATE kernelindex.run_series CASCADE', 'refused' ],
+		# what runs refer to is never changed, deleted or truncated away
+		(map {
+			my $t = $_;
+			my $where = "WHERE " . ($t eq 'comparability_keys' ? 'key OPERATOR(public.=)' : 'id OPERATOR(pg_catalog.=)')
+			  . " %ROW_${t}_1%";
+			my $set = $t eq 'comparability_keys' ? "key = '%NEWDIGEST%'::public.kidx_digest"
+			  : $t eq 'implementations' ? 'id = id OPERATOR(pg_catalog.+) 1000000' : 'value = value';
+			([ "UPDATE a row of $t (refused)", "UPDATE kernelindex.$t SET $set $where", 'refused' ],
+			 [ "DELETE a used row of $t (refused)", "DELETE FROM kernelindex.$t $where", 'refused' ],
+			 [ "TRUNCATE $t alone (refused)", "TRUNCATE kernelindex.$t", 'refused' ])
+		} @referenced),
 		[ 'DELETE a run', "DELETE FROM kernelindex.runs WHERE digest OPERATOR(public.=) '%NEWDIGEST%'::public.kidx_digest", 'ok' ],
 		[ 'export documents', "COPY (SELECT document FROM kernelindex.documents) TO '$dir/export_$prefix.jsonl' $doc_copy_opts", 'ok' ],
 		[ 'cast text to kidx_digest', "SELECT '%NEWDIGEST%'::public.kidx_digest", 'ok' ],
@@ -359,9 +386,10 @@ sub exercise
 	);
 	return @s if $prefix !~ /^end/;
 	return (
-		[ 'DELETE the runs of a series', 'DELETE FROM kernelindex.runs WHERE series_id OPERATOR(pg_catalog.=) %S2%', 'ok' ],
-		[ 'DELETE a series', 'DELETE FROM kernelindex.run_series WHERE id OPERATOR(pg_catalog.=) %S2%', 'ok' ],
-		[ 'TRUNCATE runs and series', 'TRUNCATE kernelindex.runs, kernelindex.run_series', 'ok' ]);
+		[ 'DELETE the runs of a title', 'DELETE FROM kernelindex.runs WHERE title_id OPERATOR(pg_catalog.=) %ROW_run_titles_2%', 'ok' ],
+		[ 'DELETE a title no run uses', 'DELETE FROM kernelindex.run_titles WHERE id OPERATOR(pg_catalog.=) %ROW_run_titles_2%', 'ok' ],
+		[ 'TRUNCATE the store', 'TRUNCATE ' . join(', ', map { "kernelindex.$_" }
+			qw(runs comparability_keys protocols environments workloads implementations), @KidxStore::DICTIONARIES), 'ok' ]);
 }
 
 # ----------------------------------------------------------------------
@@ -835,7 +863,7 @@ sub nobody_statements
 	}
 	push @s, [ "alter: INSERT INTO $_", "INSERT INTO $_ DEFAULT VALUES" ] for grep { !/runs$/ } @tables;
 	push @s, [ 'alter: INSERT INTO kernelindex.runs',
-		"INSERT INTO kernelindex.runs (comparability_key, digest, observed_at, series_id) VALUES ('$V{KEY1}', '$V{NEWDIGEST}', now(), $V{S1})" ];
+		"INSERT INTO kernelindex.runs (comparability_key, digest, $V{REFCOLS}, observed_at) VALUES ('$V{KEY1}', '$V{NEWDIGEST}', $V{REFS1}, now())" ];
 	for my $v (@views)
 	{
 		push @s, [ "alter: ALTER VIEW $v", "ALTER VIEW $v RENAME TO hostile" ], [ "alter: DROP VIEW $v", "DROP VIEW $v CASCADE" ];
@@ -865,12 +893,13 @@ sub nobody_statements
 # of the extension touches no table and may run once the schema is usable.
 my %reads = (
 	'kernelindex.ingest_bundles' => 'all', 'kernelindex.ingest_document' => 'all',
-	'kernelindex.run_bundle_of' => 'run_series', 'kernelindex.run_json' => 'run_series',
-	'kernelindex.run_document' => 'runs, run_series', 'kernelindex.run_bundle' => 'runs, run_series',
+	'kernelindex.run_bundle_of' => 'protocols, workloads, environments, implementations, the dictionaries',
+	'kernelindex.run_json' => 'comparability_keys, protocols, workloads, environments, implementations, the dictionaries',
+	'kernelindex.run_document' => 'runs, comparability_keys, the resources, the dictionaries',
+	'kernelindex.run_bundle' => 'runs, comparability_keys, the resources, the dictionaries',
 	'kernelindex.liger_protocol' => 'liger_passes', 'kernelindex.liger_environment' => 'gpus',
 	'kernelindex.liger_implementation' => 'kernels, providers', 'kernelindex.liger_workload' => 'kernels',
-	'kernelindex.liger_workload_label' => 'kernels', 'kernelindex.liger_series' => 'kernels, providers, gpus, liger_passes',
-	'kernelindex.series_latest_run' => 'runs');
+	'kernelindex.liger_workload_label' => 'kernels');
 # Functions refused for another reason first (and 42501 after it).
 my %refused_otherwise = (
 	'kernelindex.distribute' => [ '55000', 'needs Citus; with Citus, its ALTER TABLEs need the tables\' owner (42501)' ]);
@@ -942,13 +971,38 @@ $node->safe_psql('loader_ref', $_->[1]) for @loads;
 my $runs_sql = "SELECT count(*) || ' ' || md5(string_agg(digest::text, ',' ORDER BY digest::text)) FROM kernelindex.runs";
 my $as_owner = hq('loader', $runs_sql);
 is($as_owner, hq('loader_ref', $runs_sql), "kidx_loader's loads stored the runs the owner's do ($as_owner)");
-for my $s ('DELETE FROM kernelindex.runs', 'TRUNCATE kernelindex.run_series CASCADE', 'DROP TABLE kernelindex.runs CASCADE',
-	'ALTER TABLE kernelindex.runs DISABLE TRIGGER ALL')
+# What the loader may not do: remove runs or what they refer to, change
+# what runs refer to (its UPDATE serves to fill in a resource's document),
+# drop or disable anything.
+my $store_rows = KidxStore::rows_sql([ split / /, hq('loader', KidxStore::tables_sql()) ]);
+my $loaded = hq('loader', $store_rows);
+my $ref_of = hq('loader', 'SELECT ' . join(', ', map { "(SELECT $_->[0]::text FROM kernelindex.runs ORDER BY digest LIMIT 1)" }
+	@KidxStore::RUN_REFERENCES));
+my @ref_of = split /\|/, $ref_of;
+my %row_of;
+for my $k (0 .. $#KidxStore::RUN_REFERENCES)
+{
+	my ($col, $table, $key) = @{ $KidxStore::RUN_REFERENCES[$k] };
+	$row_of{$table} //= "$key = '$ref_of[$k]'" if $ref_of[$k] ne '';
+}
+my @refused = ('DELETE FROM kernelindex.runs', 'DROP TABLE kernelindex.runs CASCADE',
+	'ALTER TABLE kernelindex.runs DISABLE TRIGGER ALL',
+	(map { ("TRUNCATE kernelindex.$_ CASCADE", "DELETE FROM kernelindex.$_", "ALTER TABLE kernelindex.$_ DISABLE TRIGGER ALL") }
+		@referenced));
+for my $s (@refused)
 {
 	my ($ret, $o, $e) = $node->psql('loader', $s, connstr => $node->connstr('loader') . ' user=kidx_loader');
 	like($e, qr/permission denied|must be owner/, "kidx_loader: $s is refused");
 }
+for my $t (@referenced)
+{
+	my $set = $t eq 'comparability_keys' ? "key = '$V{NEWDIGEST}'" : $t eq 'implementations' ? 'id = id + 1000000' : 'value = value';
+	my $s = "UPDATE kernelindex.$t SET $set WHERE $row_of{$t}";
+	my ($ret, $o, $e) = $node->psql('loader', $s, connstr => $node->connstr('loader') . ' user=kidx_loader');
+	like($e, qr/cannot be changed/, "kidx_loader: $s is refused");
+}
 is(hq('loader', $runs_sql), $as_owner, 'kidx_loader removed nothing');
+is(hq('loader', $store_rows), $loaded, 'kidx_loader changed no row of any table');
 
 $node->stop;
 done_testing();
