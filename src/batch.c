@@ -521,7 +521,10 @@ store_resources(Batch *b, RunRef kind)
 	bool	   *docnulls = palloc(sizeof(bool) * Max(n, 1));
 	Oid			types[2] = {kidx_digest_array_type(), JSONBARRAYOID};
 	Datum		args[2];
+	Datum		newargs[2];
+	bool	   *known = palloc0(sizeof(bool) * Max(n, 1));
 	bool		placeholders = (kind == RR_WORKLOAD || kind == RR_IMPLEMENTATION);
+	uint64		stored;
 	uint64		r;
 	int			i;
 
@@ -536,14 +539,45 @@ store_resources(Batch *b, RunRef kind)
 	args[0] = digest_array(digests, n);
 	args[1] = value_array(docs, docnulls, n, JSONBOID);
 
-	/* new resources only: one stored before takes no id from the sequence */
-	kidx_spi_execute(psprintf("INSERT INTO kernelindex.%s AS t (digest, document)"
-							  " SELECT u.d, u.doc FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2)) AS u(d, doc)"
-							  " WHERE NOT EXISTS (SELECT FROM kernelindex.%s AS e WHERE e.digest OPERATOR(%s.=) u.d)"
-							  " %s ORDER BY u.d ON CONFLICT DO NOTHING",
-							  ref_table[kind], ref_table[kind], schema,
-							  placeholders ? "" : "AND u.doc IS NOT NULL"),
-					 2, types, args, NULL, false, 0);
+	/*
+	 * New resources only: one stored before takes no id from the sequence
+	 * (ON CONFLICT alone would take one for every resource offered).
+	 */
+	kidx_spi_execute(psprintf("SELECT t.digest FROM kernelindex.%s AS t"
+							  " WHERE t.digest OPERATOR(%s.=) ANY ($1)", ref_table[kind], schema),
+					 1, types, args, NULL, false, 0);
+	stored = SPI_processed;
+	for (r = 0; r < SPI_processed; r++)
+	{
+		bool		isnull;
+		KidxDigest *d = (KidxDigest *) DatumGetPointer(SPI_getbinval(SPI_tuptable->vals[r],
+																	 SPI_tuptable->tupdesc, 1, &isnull));
+		DigestEntry *e = hash_search(b->res_hash[kind], d, HASH_FIND, NULL);
+
+		if (e != NULL)
+			known[e->index] = true;
+	}
+	SPI_freetuptable(SPI_tuptable);
+	if (stored < (uint64) n)
+	{
+		int			m = 0;
+
+		for (i = 0; i < n; i++)
+			if (!known[i])
+			{
+				digests[m] = digests[i];
+				docs[m] = docs[i];
+				docnulls[m] = docnulls[i];
+				m++;
+			}
+		newargs[0] = digest_array(digests, m);
+		newargs[1] = value_array(docs, docnulls, m, JSONBOID);
+		kidx_spi_execute(psprintf("INSERT INTO kernelindex.%s AS t (digest, document)"
+								  " SELECT u.d, u.doc FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2)) AS u(d, doc)"
+								  " %s ORDER BY u.d ON CONFLICT DO NOTHING",
+								  ref_table[kind], placeholders ? "" : "WHERE u.doc IS NOT NULL"),
+						 2, types, newargs, NULL, false, 0);
+	}
 	/*
 	 * Documents of rows stored without one are filled in: the rows are
 	 * locked first in digest order, so that two loads filling in the same
@@ -638,6 +672,7 @@ store_keys(Batch *b)
 	Datum	   *ids[3];
 	Oid			types[4] = {kidx_digest_array_type(), INT4ARRAYOID, INT4ARRAYOID, INT4ARRAYOID};
 	Datum		args[4];
+	bool		distributed;
 	uint64		r;
 	int			i;
 	int			j;
@@ -656,14 +691,19 @@ store_keys(Batch *b)
 	args[0] = digest_array(keys, n);
 	for (j = 0; j < 3; j++)
 		args[1 + j] = value_array(ids[j], NULL, n, INT4OID);
-	kidx_spi_execute("INSERT INTO kernelindex.comparability_keys AS t (key, protocol_id, workload_id, environment_id)"
-					 " SELECT u.k, u.p, u.w, u.e FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2),"
-					 " pg_catalog.unnest($3), pg_catalog.unnest($4)) AS u(k, p, w, e)"
-					 " ORDER BY u.k ON CONFLICT DO NOTHING RETURNING t.key",
+	/*
+	 * The keys this statement stores have no runs but this statement's (on
+	 * one server: Citus's INSERT ... SELECT into a reference table returns
+	 * no rows to SPI, and every key counts as stored before).
+	 */
+	distributed = kidx_distributed("comparability_keys");
+	kidx_spi_execute(psprintf("INSERT INTO kernelindex.comparability_keys AS t (key, protocol_id, workload_id, environment_id)"
+							  " SELECT u.k, u.p, u.w, u.e FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2),"
+							  " pg_catalog.unnest($3), pg_catalog.unnest($4)) AS u(k, p, w, e)"
+							  " ORDER BY u.k ON CONFLICT DO NOTHING%s",
+							  distributed ? "" : " RETURNING t.key"),
 					 4, types, args, NULL, false, 0);
-
-	/* The keys this statement stored have no runs but this statement's. */
-	for (r = 0; r < SPI_processed; r++)
+	for (r = 0; !distributed && r < SPI_processed; r++)
 	{
 		bool		isnull;
 		DigestEntry *e = hash_search(b->key_hash,

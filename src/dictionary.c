@@ -270,6 +270,41 @@ same_value(DictKind kind, void *ours, HeapTuple tup, TupleDesc desc)
 	return strcmp(TextDatumGetCString(d), (const char *) ours) == 0;
 }
 
+/*
+ * The ids of the stored values among n hashes (of the set's values, by
+ * by_hash), each stored value checked to be the set's.
+ */
+static void
+read_ids(DictSet *ds, DictKind kind, HTAB *by_hash, Datum *hashes, int n)
+{
+	DictValues *dv = &ds->d[kind];
+	Oid			types[1] = {UUIDARRAYOID};
+	Datum		args[1] = {make_array(hashes, NULL, n, UUIDOID)};
+	uint64		r;
+
+	kidx_spi_execute(psprintf("SELECT t.hash, t.id, t.value%s FROM kernelindex.%s AS t"
+							  " WHERE t.hash OPERATOR(pg_catalog.=) ANY ($1)",
+							  kind == DK_TEMPLATE ? ", t.name_form" : "", dict_table[kind]),
+					 1, types, args, NULL, false, 0);
+	for (r = 0; r < SPI_processed; r++)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[r];
+		TupleDesc	desc = SPI_tuptable->tupdesc;
+		bool		isnull;
+		pg_uuid_t  *h = DatumGetUUIDP(SPI_getbinval(tup, desc, 1, &isnull));
+		HashEntry  *e = hash_search(by_hash, h, HASH_FIND, NULL);
+
+		if (e == NULL)
+			continue;
+		if (!same_value(kind, dv->values[e->index], tup, desc))
+			elog(ERROR, "two values of kernelindex.%s share the hash %s",
+				 dict_table[kind],
+				 DatumGetCString(DirectFunctionCall1(uuid_out, UUIDPGetDatum(h))));
+		dv->ids[e->index] = DatumGetInt32(SPI_getbinval(tup, desc, 2, &isnull));
+	}
+	SPI_freetuptable(SPI_tuptable);
+}
+
 /* Store one dictionary's values and learn their ids. */
 static void
 store_dictionary(DictSet *ds, DictKind kind)
@@ -286,7 +321,7 @@ store_dictionary(DictSet *ds, DictKind kind)
 	int			nargs = 2;
 	HTAB	   *by_hash;
 	HASHCTL		ctl;
-	uint64		r;
+	int			m;
 	int			i;
 
 	if (n == 0)
@@ -345,62 +380,60 @@ store_dictionary(DictSet *ds, DictKind kind)
 		else
 			dv->ids[i] = -1 - e->index; /* the same value twice: see below */
 	}
-	types[0] = UUIDARRAYOID;
-	args[0] = make_array(hashes, NULL, n, UUIDOID);
-	types[1] = is_jsonb ? JSONBARRAYOID : TEXTARRAYOID;
-	args[1] = make_array(values, NULL, n, is_jsonb ? JSONBOID : TEXTOID);
-	if (kind == DK_TEMPLATE)
-	{
-		static const Oid rule_type[5] = {TEXTOID, TEXTOID, INT4OID, TEXTOID, TEXTOID};
-
-		for (i = 0; i < 5; i++)
-		{
-			types[2 + i] = get_array_type(rule_type[i]);
-			args[2 + i] = make_array(rules[i], rule_nulls[i], n, rule_type[i]);
-		}
-		nargs = 7;
-	}
 	/*
-	 * New values only: a value stored before takes no id from the sequence
-	 * (ON CONFLICT alone would take one for every value offered, so that
-	 * reloads would exhaust the ids).
+	 * The values stored before get their ids; only the others are inserted,
+	 * so that a value stored before takes no id from the sequence (ON
+	 * CONFLICT alone would take one for every value offered, and reloads
+	 * would exhaust the ids).
 	 */
-	kidx_spi_execute(kind == DK_TEMPLATE ?
-					 "INSERT INTO kernelindex.run_templates AS t (hash, value, name_form, name_prefix,"
-					 " name_cut, external_id_form, native_unit)"
-					 " SELECT u.* FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2),"
-					 " pg_catalog.unnest($3), pg_catalog.unnest($4), pg_catalog.unnest($5),"
-					 " pg_catalog.unnest($6), pg_catalog.unnest($7)) AS u(h, v, nf, np, nc, xf, nu)"
-					 " WHERE NOT EXISTS (SELECT FROM kernelindex.run_templates AS e"
-					 " WHERE e.hash OPERATOR(pg_catalog.=) u.h)"
-					 " ORDER BY u.h ON CONFLICT (hash) DO NOTHING" :
-					 psprintf("INSERT INTO kernelindex.%s AS t (hash, value)"
-							  " SELECT u.h, u.v FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2)) AS u(h, v)"
-							  " WHERE NOT EXISTS (SELECT FROM kernelindex.%s AS e"
-							  " WHERE e.hash OPERATOR(pg_catalog.=) u.h)"
-							  " ORDER BY u.h ON CONFLICT (hash) DO NOTHING", dict_table[kind], dict_table[kind]),
-					 nargs, types, args, NULL, false, 0);
-	kidx_spi_execute(psprintf("SELECT t.hash, t.id, t.value%s FROM kernelindex.%s AS t"
-							  " WHERE t.hash OPERATOR(pg_catalog.=) ANY ($1)",
-							  kind == DK_TEMPLATE ? ", t.name_form" : "", dict_table[kind]),
-					 1, types, args, NULL, false, 0);
-	for (r = 0; r < SPI_processed; r++)
-	{
-		HeapTuple	tup = SPI_tuptable->vals[r];
-		TupleDesc	desc = SPI_tuptable->tupdesc;
-		bool		isnull;
-		pg_uuid_t  *h = DatumGetUUIDP(SPI_getbinval(tup, desc, 1, &isnull));
-		HashEntry  *e = hash_search(by_hash, h, HASH_FIND, NULL);
+	read_ids(ds, kind, by_hash, hashes, n);
+	for (i = 0, m = 0; i < n; i++)
+		if (dv->ids[i] == 0)
+		{
+			hashes[m] = hashes[i];
+			values[m] = values[i];
+			if (kind == DK_TEMPLATE)
+			{
+				int			j;
 
-		if (e == NULL)
-			continue;
-		if (!same_value(kind, dv->values[e->index], tup, desc))
-			elog(ERROR, "two values of kernelindex.%s share the hash %s",
-				 dict_table[kind],
-				 DatumGetCString(DirectFunctionCall1(uuid_out, UUIDPGetDatum(h))));
-		dv->ids[e->index] = DatumGetInt32(SPI_getbinval(tup, desc, 2, &isnull));
+				for (j = 0; j < 5; j++)
+				{
+					rules[j][m] = rules[j][i];
+					rule_nulls[j][m] = rule_nulls[j][i];
+				}
+			}
+			m++;
+		}
+	if (m > 0)
+	{
+		types[0] = UUIDARRAYOID;
+		args[0] = make_array(hashes, NULL, m, UUIDOID);
+		types[1] = is_jsonb ? JSONBARRAYOID : TEXTARRAYOID;
+		args[1] = make_array(values, NULL, m, is_jsonb ? JSONBOID : TEXTOID);
+		if (kind == DK_TEMPLATE)
+		{
+			static const Oid rule_type[5] = {TEXTOID, TEXTOID, INT4OID, TEXTOID, TEXTOID};
+
+			for (i = 0; i < 5; i++)
+			{
+				types[2 + i] = get_array_type(rule_type[i]);
+				args[2 + i] = make_array(rules[i], rule_nulls[i], m, rule_type[i]);
+			}
+			nargs = 7;
+		}
+		kidx_spi_execute(kind == DK_TEMPLATE ?
+						 "INSERT INTO kernelindex.run_templates AS t (hash, value, name_form, name_prefix,"
+						 " name_cut, external_id_form, native_unit)"
+						 " SELECT u.* FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2),"
+						 " pg_catalog.unnest($3), pg_catalog.unnest($4), pg_catalog.unnest($5),"
+						 " pg_catalog.unnest($6), pg_catalog.unnest($7)) AS u"
+						 " ORDER BY 1 ON CONFLICT (hash) DO NOTHING" :
+						 psprintf("INSERT INTO kernelindex.%s AS t (hash, value)"
+								  " SELECT u.h, u.v FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2)) AS u(h, v)"
+								  " ORDER BY u.h ON CONFLICT (hash) DO NOTHING", dict_table[kind]),
+						 nargs, types, args, NULL, false, 0);
+		read_ids(ds, kind, by_hash, hashes, m);
 	}
-	SPI_freetuptable(SPI_tuptable);
 	for (i = 0; i < n; i++)
 	{
 		if (dv->ids[i] < 0)		/* a value equal to an earlier one */

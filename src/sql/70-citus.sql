@@ -122,7 +122,7 @@ BEGIN
 			HINT = 'Each must be the extension''s own view or function of that name (DROP EXTENSION kernelindex and CREATE EXTENSION kernelindex restore them).';
 	END IF;
 
-	/* Triggers stay on run_series shards (run_series_update only raises). */
+	/* The guards of updates stay on the reference tables (they only raise). */
 	unsafe_triggers := pg_catalog.current_setting('citus.enable_unsafe_triggers');
 	PERFORM pg_catalog.set_config('citus.enable_unsafe_triggers', 'on', true);
 
@@ -176,7 +176,7 @@ BEGIN
 	FOREACH r IN ARRAY referenced LOOP
 		IF NOT EXISTS (SELECT FROM pg_catalog.pg_constraint c
 					   WHERE c.conrelid OPERATOR(pg_catalog.=) 'kernelindex.runs'::regclass
-						 AND c.conname OPERATOR(pg_catalog.=) 'runs_' || pg_catalog.split_part(r, ':', 1) || '_fkey') THEN
+						 AND c.conname OPERATOR(pg_catalog.=) ('runs_' || pg_catalog.split_part(r, ':', 1) || '_fkey')) THEN
 			EXECUTE pg_catalog.format('ALTER TABLE kernelindex.runs ADD CONSTRAINT %I FOREIGN KEY (%I) REFERENCES kernelindex.%I (%I)',
 				'runs_' || pg_catalog.split_part(r, ':', 1) || '_fkey', pg_catalog.split_part(r, ':', 1),
 				pg_catalog.split_part(r, ':', 2), pg_catalog.split_part(r, ':', 3));
