@@ -11,12 +11,21 @@
  * run of a speedup, the latest run of a series (one implementation's runs
  * under one key), the previous release of a change are found by window
  * functions or DISTINCT ON partitioned by the key, one sorted pass over
- * the runs, never a look-up per series.  The partitions also name the
- * key's kernel, workload label, GPU and form factor (which the key
- * determines, so the partitions are the same): a filter on those columns
- * is applied before the pass, through the indexes on workloads (kernel)
- * and comparability_keys, and a dashboard reads only its runs.  On Citus
- * the pass runs inside each shard (runs are distributed by key).
+ * the runs, never a look-up per series.  The passes read narrow rows (the
+ * run's own columns, its key as kidx_digest, and what the partitions
+ * name), and the columns a BI tool sees (digests as text, titles, ms and
+ * MiB) are made once per row returned, after the pass.  The partitions
+ * also name the key's kernel, workload label, GPU and form factor (which
+ * the key determines, so the partitions are the same): a filter on those
+ * columns is applied before the pass, through the indexes on workloads
+ * (kernel) and comparability_keys, and a dashboard reads only its runs.
+ * On Citus the key is the distribution column of runs, so each pass runs
+ * inside the shards.
+ *
+ * The views are written by the DO block below from three fragments, so
+ * that each column a BI tool sees is defined once: run_rows (the narrow
+ * rows), facts (the columns of run_facts over a source s of run rows) and
+ * facts_joins (what those columns read).
  * --------------------------------------------------------------------- */
 
 CREATE FUNCTION kernelindex.external_id_of(form text, benchmark text, string text,
@@ -62,66 +71,422 @@ RETURN pg_catalog.trim_scale(bytes::numeric OPERATOR(pg_catalog.*) 0.00000095367
 COMMENT ON FUNCTION kernelindex.bytes_to_mib(bigint) IS
 'bytes as MiB (2^20 bytes), exactly, without trailing zeros';
 
-/* --- One row per run ----------------------------------------------------- */
+/* --- Releases in order -------------------------------------------------- */
 
-CREATE VIEW kernelindex.run_facts AS
-SELECT
-	r.digest::text AS run_digest,
-	r.comparability_key::text AS comparability_key,
+CREATE VIEW kernelindex.release_ranks AS
+WITH labels AS (
+	SELECT DISTINCT l.release FROM kernelindex.run_labels l WHERE l.release IS NOT NULL
+), unversioned_first AS (
+	-- the first run of each label that is not a version (no run is read
+	-- when every label is a version)
+	SELECT l.release, pg_catalog.min(r.observed_at) AS first_observed_at
+	FROM kernelindex.runs r
+	JOIN kernelindex.run_labels l ON l.id OPERATOR(pg_catalog.=) r.labels_id
+	WHERE kernelindex.release_version_key(l.release) IS NULL
+	GROUP BY l.release
+)
+SELECT x.release,
+	kernelindex.release_version_key(x.release) IS NOT NULL AS is_version,
+	pg_catalog.rank() OVER (ORDER BY kernelindex.release_version_key(x.release) IS NULL,
+		kernelindex.release_version_key(x.release), u.first_observed_at,
+		x.release COLLATE "C") AS release_rank
+FROM labels x
+LEFT JOIN unversioned_first u ON u.release OPERATOR(pg_catalog.=) x.release;
+COMMENT ON VIEW kernelindex.release_ranks IS
+'release order: versions in version order (0.5.10 after 0.5.9), then labels that are not versions by their first run''s time; reads runs only for labels that are not versions';
+COMMENT ON COLUMN kernelindex.release_ranks.release IS 'the release label (metadata.labels.release; liger_version)';
+COMMENT ON COLUMN kernelindex.release_ranks.is_version IS 'whether the label is a version (else it sorts by its first run''s time, after the versions)';
+COMMENT ON COLUMN kernelindex.release_ranks.release_rank IS 'position in release order, 1 first';
+
+CREATE VIEW kernelindex.releases AS
+SELECT o.release, o.is_version, s.first_observed_at, s.series, o.release_rank
+FROM kernelindex.release_ranks o
+JOIN (SELECT l.release, pg_catalog.min(r.observed_at) AS first_observed_at,
+		pg_catalog.count(DISTINCT (r.comparability_key, r.implementation_id)) AS series
+	  FROM kernelindex.runs r
+	  JOIN kernelindex.run_labels l ON l.id OPERATOR(pg_catalog.=) r.labels_id
+	  GROUP BY l.release) s ON s.release OPERATOR(pg_catalog.=) o.release;
+COMMENT ON VIEW kernelindex.releases IS
+'every release label runs carry, in release order: versions in version order (0.5.10 after 0.5.9), then labels that are not versions by their first run''s time';
+COMMENT ON COLUMN kernelindex.releases.release IS 'the release label (metadata.labels.release; liger_version)';
+COMMENT ON COLUMN kernelindex.releases.is_version IS 'whether the label is a version (else it sorts by first_observed_at, after the versions)';
+COMMENT ON COLUMN kernelindex.releases.first_observed_at IS 'when the first run of the release was measured';
+COMMENT ON COLUMN kernelindex.releases.series IS 'how many series (implementations under a comparability key) have runs in the release';
+COMMENT ON COLUMN kernelindex.releases.release_rank IS 'position in release order, 1 first';
+
+
+/* --- The views ------------------------------------------------------------ */
+
+DO $views$
+DECLARE
+	-- Narrow rows: a run, its key's resources, what the passes partition
+	-- and order by.
+	run_rows CONSTANT text := $q$
+SELECT r.*, k.protocol_id, k.workload_id, k.environment_id,
+	w.kernel, w.label AS workload_label, e.product AS gpu, e.form_factor AS gpu_form_factor,
+	i.provider, COALESCE(pv.is_reference, false) AS is_reference, l.release,
+	CASE WHEN r.latency_ns IS NOT NULL THEN 'latency'
+		WHEN r.peak_bytes IS NOT NULL THEN 'peak_memory' END AS metric
+FROM kernelindex.runs r
+JOIN kernelindex.comparability_keys k ON k.key OPERATOR(@extschema@.=) r.comparability_key
+JOIN kernelindex.workloads w ON w.id OPERATOR(pg_catalog.=) k.workload_id
+JOIN kernelindex.environments e ON e.id OPERATOR(pg_catalog.=) k.environment_id
+JOIN kernelindex.implementations i ON i.id OPERATOR(pg_catalog.=) r.implementation_id
+LEFT JOIN kernelindex.providers pv ON pv.name OPERATOR(pg_catalog.=) i.provider
+LEFT JOIN kernelindex.run_labels l ON l.id OPERATOR(pg_catalog.=) r.labels_id
+$q$;
+	-- The columns of run_facts, over a source s of run rows, and what they
+	-- read.  Every row they join exists (the references of runs and keys
+	-- are checked); the joins are LEFT JOINs so that the planner keeps
+	-- the number of rows of a source whose columns it has no statistics
+	-- for (DISTINCT ON, a window), instead of taking each join for a
+	-- filter.
+	facts CONSTANT text := $q$
+	s.digest::text AS run_digest,
+	s.comparability_key::text AS comparability_key,
 	p.digest::text AS protocol_digest,
 	w.digest::text AS workload_digest,
 	e.digest::text AS environment_digest,
 	i.digest::text AS implementation_digest,
-	r.observed_at,
-	CASE WHEN r.latency_ns IS NOT NULL THEN 'latency'
-		WHEN r.peak_bytes IS NOT NULL THEN 'peak_memory' END AS metric,
-	w.kernel,
-	COALESCE(kc.title, w.kernel) AS kernel_title,
-	i.provider,
-	COALESCE(pv.title, i.provider) AS provider_title,
-	COALESCE(pv.is_reference, false) AS is_reference,
+	s.observed_at,
+	s.metric,
+	s.kernel,
+	COALESCE(kc.title, s.kernel) AS kernel_title,
+	s.provider,
+	COALESCE(pv.title, s.provider) AS provider_title,
+	s.is_reference,
 	b.pass,
-	w.label AS workload_label,
+	s.workload_label,
 	w.title AS workload_title,
-	l.release,
+	s.release,
 	t.value AS run_title,
 	st.value AS status,
-	e.product AS gpu,
+	s.gpu,
 	e.vendor AS gpu_vendor,
-	e.form_factor AS gpu_form_factor,
+	s.gpu_form_factor,
 	e.architecture AS gpu_architecture,
 	e.title AS environment_title,
 	p.title AS protocol_title,
-	r.latency_ns,
-	r.latency_ns_p20,
-	r.latency_ns_p80,
-	kernelindex.ns_to_ms(r.latency_ns) AS latency_ms,
-	kernelindex.ns_to_ms(r.latency_ns_p20) AS latency_ms_p20,
-	kernelindex.ns_to_ms(r.latency_ns_p80) AS latency_ms_p80,
-	r.peak_bytes,
-	r.peak_bytes_p20,
-	r.peak_bytes_p80,
-	kernelindex.bytes_to_mib(r.peak_bytes) AS peak_mib,
-	kernelindex.bytes_to_mib(r.peak_bytes_p20) AS peak_mib_p20,
-	kernelindex.bytes_to_mib(r.peak_bytes_p80) AS peak_mib_p80,
+	s.latency_ns,
+	s.latency_ns_p20,
+	s.latency_ns_p80,
+	kernelindex.ns_to_ms(s.latency_ns) AS latency_ms,
+	kernelindex.ns_to_ms(s.latency_ns_p20) AS latency_ms_p20,
+	kernelindex.ns_to_ms(s.latency_ns_p80) AS latency_ms_p80,
+	s.peak_bytes,
+	s.peak_bytes_p20,
+	s.peak_bytes_p80,
+	kernelindex.bytes_to_mib(s.peak_bytes) AS peak_mib,
+	kernelindex.bytes_to_mib(s.peak_bytes_p20) AS peak_mib_p20,
+	kernelindex.bytes_to_mib(s.peak_bytes_p80) AS peak_mib_p80,
 	src.value AS source,
-	kernelindex.external_id_of(tp.external_id_form, b.value, x.value, w.label, r.observed_at) AS external_id,
-	b.value AS benchmark
-FROM kernelindex.runs r
-JOIN kernelindex.comparability_keys k ON k.key OPERATOR(@extschema@.=) r.comparability_key
-JOIN kernelindex.protocols p ON p.id OPERATOR(pg_catalog.=) k.protocol_id
-JOIN kernelindex.workloads w ON w.id OPERATOR(pg_catalog.=) k.workload_id
-JOIN kernelindex.environments e ON e.id OPERATOR(pg_catalog.=) k.environment_id
-JOIN kernelindex.implementations i ON i.id OPERATOR(pg_catalog.=) r.implementation_id
-JOIN kernelindex.run_templates tp ON tp.id OPERATOR(pg_catalog.=) r.template_id
-JOIN kernelindex.run_statuses st ON st.id OPERATOR(pg_catalog.=) r.status_id
-LEFT JOIN kernelindex.run_labels l ON l.id OPERATOR(pg_catalog.=) r.labels_id
-LEFT JOIN kernelindex.run_titles t ON t.id OPERATOR(pg_catalog.=) r.title_id
-LEFT JOIN kernelindex.run_sources src ON src.id OPERATOR(pg_catalog.=) r.source_id
-LEFT JOIN kernelindex.run_benchmarks b ON b.id OPERATOR(pg_catalog.=) r.benchmark_id
-LEFT JOIN kernelindex.run_strings x ON x.id OPERATOR(pg_catalog.=) r.external_id_id
-LEFT JOIN kernelindex.kernels kc ON kc.name OPERATOR(pg_catalog.=) w.kernel
-LEFT JOIN kernelindex.providers pv ON pv.name OPERATOR(pg_catalog.=) i.provider;
+	kernelindex.external_id_of(tp.external_id_form, b.value, x.value, s.workload_label, s.observed_at) AS external_id,
+	b.value AS benchmark$q$;
+	facts_joins CONSTANT text := $q$
+LEFT JOIN kernelindex.protocols p ON p.id OPERATOR(pg_catalog.=) s.protocol_id
+LEFT JOIN kernelindex.workloads w ON w.id OPERATOR(pg_catalog.=) s.workload_id
+LEFT JOIN kernelindex.environments e ON e.id OPERATOR(pg_catalog.=) s.environment_id
+LEFT JOIN kernelindex.implementations i ON i.id OPERATOR(pg_catalog.=) s.implementation_id
+LEFT JOIN kernelindex.run_templates tp ON tp.id OPERATOR(pg_catalog.=) s.template_id
+LEFT JOIN kernelindex.run_statuses st ON st.id OPERATOR(pg_catalog.=) s.status_id
+LEFT JOIN kernelindex.run_titles t ON t.id OPERATOR(pg_catalog.=) s.title_id
+LEFT JOIN kernelindex.run_sources src ON src.id OPERATOR(pg_catalog.=) s.source_id
+LEFT JOIN kernelindex.run_benchmarks b ON b.id OPERATOR(pg_catalog.=) s.benchmark_id
+LEFT JOIN kernelindex.run_strings x ON x.id OPERATOR(pg_catalog.=) s.external_id_id
+LEFT JOIN kernelindex.kernels kc ON kc.name OPERATOR(pg_catalog.=) s.kernel
+LEFT JOIN kernelindex.providers pv ON pv.name OPERATOR(pg_catalog.=) s.provider$q$;
+	-- The partition of a series' comparisons: its key (and what the key
+	-- determines, for filters), without the implementation.
+	by_key CONSTANT text := 's.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor';
+	-- Per comparability key, implementation and release: the latest run,
+	-- the reference's latest run of the same key and release (r_*), the
+	-- release's rank, and the ratio to the reference.
+	release_rows text;
+	-- Each non-reference run with the reference's latest run of the same
+	-- release, else of any release (ref_*).
+	referenced_rows text;
+	-- A view over a source of run rows: the columns of run_facts (and
+	-- those the source adds, as extras).
+	facts_of CONSTANT text := 'SELECT %s%s FROM (%s) s %s';
+BEGIN
+	release_rows := pg_catalog.format($q$
+SELECT q.*,
+	CASE WHEN NOT q.has_reference THEN NULL
+		WHEN q.metric OPERATOR(pg_catalog.=) 'latency' THEN kernelindex.ratio(q.r_latency_ns, q.latency_ns)
+		WHEN q.metric OPERATOR(pg_catalog.=) 'peak_memory' THEN kernelindex.ratio(q.r_peak_bytes, q.peak_bytes) END AS ratio,
+	CASE WHEN NOT q.has_reference THEN NULL
+		WHEN q.metric OPERATOR(pg_catalog.=) 'latency' THEN kernelindex.bands_apart(q.latency_ns_p20, q.latency_ns_p80, q.r_latency_ns_p20, q.r_latency_ns_p80)
+		WHEN q.metric OPERATOR(pg_catalog.=) 'peak_memory' THEN kernelindex.bands_apart(q.peak_bytes_p20, q.peak_bytes_p80, q.r_peak_bytes_p20, q.r_peak_bytes_p80)
+	END AS outside_noise
+FROM (
+	SELECT s.*, rel.release_rank,
+		pg_catalog.first_value(s.is_reference) OVER w AND NOT s.is_reference AS has_reference,
+		pg_catalog.first_value(s.provider) OVER w AS r_provider,
+		pg_catalog.first_value(s.latency_ns) OVER w AS r_latency_ns,
+		pg_catalog.first_value(s.latency_ns_p20) OVER w AS r_latency_ns_p20,
+		pg_catalog.first_value(s.latency_ns_p80) OVER w AS r_latency_ns_p80,
+		pg_catalog.first_value(s.peak_bytes) OVER w AS r_peak_bytes,
+		pg_catalog.first_value(s.peak_bytes_p20) OVER w AS r_peak_bytes_p20,
+		pg_catalog.first_value(s.peak_bytes_p80) OVER w AS r_peak_bytes_p80,
+		pg_catalog.first_value(s.digest) OVER w AS r_digest
+	FROM (SELECT DISTINCT ON (%1$s, s.implementation_id, s.release) s.*
+		  FROM (%2$s) s
+		  WHERE s.release IS NOT NULL
+		  ORDER BY %1$s, s.implementation_id, s.release, s.observed_at DESC, s.digest DESC) s
+	JOIN kernelindex.release_ranks rel ON rel.release OPERATOR(pg_catalog.=) s.release
+	WINDOW w AS (PARTITION BY %1$s, s.release
+		ORDER BY s.is_reference DESC, s.observed_at DESC, s.digest DESC)
+) q$q$, by_key, run_rows);
+
+	referenced_rows := pg_catalog.format($q$
+SELECT c.*,
+	CASE WHEN c.same_is_reference THEN c.same_provider ELSE c.any_provider END AS ref_provider,
+	CASE WHEN c.same_is_reference THEN c.same_release ELSE c.any_release END AS ref_release,
+	CASE WHEN c.same_is_reference THEN c.same_observed_at ELSE c.any_observed_at END AS ref_observed_at,
+	CASE WHEN c.same_is_reference THEN c.same_latency_ns ELSE c.any_latency_ns END AS ref_latency_ns,
+	CASE WHEN c.same_is_reference THEN c.same_latency_ns_p20 ELSE c.any_latency_ns_p20 END AS ref_latency_ns_p20,
+	CASE WHEN c.same_is_reference THEN c.same_latency_ns_p80 ELSE c.any_latency_ns_p80 END AS ref_latency_ns_p80,
+	CASE WHEN c.same_is_reference THEN c.same_peak_bytes ELSE c.any_peak_bytes END AS ref_peak_bytes,
+	CASE WHEN c.same_is_reference THEN c.same_peak_bytes_p20 ELSE c.any_peak_bytes_p20 END AS ref_peak_bytes_p20,
+	CASE WHEN c.same_is_reference THEN c.same_peak_bytes_p80 ELSE c.any_peak_bytes_p80 END AS ref_peak_bytes_p80,
+	CASE WHEN c.same_is_reference THEN c.same_digest ELSE c.any_digest END AS ref_digest
+FROM (
+	SELECT s.*,
+		pg_catalog.first_value(s.is_reference) OVER same AS same_is_reference,
+		pg_catalog.first_value(s.provider) OVER same AS same_provider,
+		pg_catalog.first_value(s.release) OVER same AS same_release,
+		pg_catalog.first_value(s.observed_at) OVER same AS same_observed_at,
+		pg_catalog.first_value(s.latency_ns) OVER same AS same_latency_ns,
+		pg_catalog.first_value(s.latency_ns_p20) OVER same AS same_latency_ns_p20,
+		pg_catalog.first_value(s.latency_ns_p80) OVER same AS same_latency_ns_p80,
+		pg_catalog.first_value(s.peak_bytes) OVER same AS same_peak_bytes,
+		pg_catalog.first_value(s.peak_bytes_p20) OVER same AS same_peak_bytes_p20,
+		pg_catalog.first_value(s.peak_bytes_p80) OVER same AS same_peak_bytes_p80,
+		pg_catalog.first_value(s.digest) OVER same AS same_digest,
+		pg_catalog.first_value(s.is_reference) OVER any_release AS any_is_reference,
+		pg_catalog.first_value(s.provider) OVER any_release AS any_provider,
+		pg_catalog.first_value(s.release) OVER any_release AS any_release,
+		pg_catalog.first_value(s.observed_at) OVER any_release AS any_observed_at,
+		pg_catalog.first_value(s.latency_ns) OVER any_release AS any_latency_ns,
+		pg_catalog.first_value(s.latency_ns_p20) OVER any_release AS any_latency_ns_p20,
+		pg_catalog.first_value(s.latency_ns_p80) OVER any_release AS any_latency_ns_p80,
+		pg_catalog.first_value(s.peak_bytes) OVER any_release AS any_peak_bytes,
+		pg_catalog.first_value(s.peak_bytes_p20) OVER any_release AS any_peak_bytes_p20,
+		pg_catalog.first_value(s.peak_bytes_p80) OVER any_release AS any_peak_bytes_p80,
+		pg_catalog.first_value(s.digest) OVER any_release AS any_digest
+	FROM (%2$s) s
+	WINDOW any_release AS (PARTITION BY %1$s ORDER BY s.is_reference DESC, s.observed_at DESC, s.digest DESC),
+		same AS (PARTITION BY %1$s, s.release ORDER BY s.is_reference DESC, s.observed_at DESC, s.digest DESC)
+) c
+WHERE NOT c.is_reference AND c.any_is_reference$q$, by_key, run_rows);
+
+	/* One row per run. */
+	EXECUTE 'CREATE VIEW kernelindex.run_facts AS '
+		|| pg_catalog.format(facts_of, facts, '', run_rows, facts_joins);
+
+	/* The latest run per comparability key and implementation. */
+	EXECUTE 'CREATE VIEW kernelindex.latest_runs AS '
+		|| pg_catalog.format(facts_of, facts, '', pg_catalog.format(
+			'SELECT DISTINCT ON (%1$s, s.implementation_id) s.* FROM (%2$s) s'
+			' ORDER BY %1$s, s.implementation_id, s.observed_at DESC, s.digest DESC', by_key, run_rows),
+			facts_joins);
+
+	/* Each run against the reference implementation. */
+	EXECUTE pg_catalog.format($v$
+CREATE VIEW kernelindex.speedups AS
+SELECT
+	f.kernel,
+	f.kernel_title,
+	f.pass,
+	f.metric,
+	f.gpu,
+	f.gpu_form_factor,
+	f.workload_label,
+	f.provider,
+	f.provider_title,
+	f.release,
+	f.observed_at,
+	f.reference_provider,
+	COALESCE(rpv.title, f.reference_provider) AS reference_provider_title,
+	f.reference_release,
+	f.reference_observed_at,
+	f.same_release,
+	f.latency_ns,
+	f.latency_ns_p20,
+	f.latency_ns_p80,
+	f.latency_ms,
+	f.latency_ms_p20,
+	f.latency_ms_p80,
+	f.reference_latency_ns,
+	f.reference_latency_ns_p20,
+	f.reference_latency_ns_p80,
+	kernelindex.ns_to_ms(f.reference_latency_ns) AS reference_latency_ms,
+	kernelindex.ns_to_ms(f.reference_latency_ns_p20) AS reference_latency_ms_p20,
+	kernelindex.ns_to_ms(f.reference_latency_ns_p80) AS reference_latency_ms_p80,
+	kernelindex.ratio(f.reference_latency_ns, f.latency_ns) AS speedup,
+	f.peak_bytes,
+	f.peak_bytes_p20,
+	f.peak_bytes_p80,
+	f.peak_mib,
+	f.reference_peak_bytes,
+	f.reference_peak_bytes_p20,
+	f.reference_peak_bytes_p80,
+	kernelindex.bytes_to_mib(f.reference_peak_bytes) AS reference_peak_mib,
+	kernelindex.ratio(f.reference_peak_bytes, f.peak_bytes) AS memory_ratio,
+	CASE f.metric
+		WHEN 'latency' THEN kernelindex.bands_apart(f.latency_ns_p20, f.latency_ns_p80,
+			f.reference_latency_ns_p20, f.reference_latency_ns_p80)
+		WHEN 'peak_memory' THEN kernelindex.bands_apart(f.peak_bytes_p20, f.peak_bytes_p80,
+			f.reference_peak_bytes_p20, f.reference_peak_bytes_p80)
+	END AS outside_noise,
+	f.comparability_key,
+	f.implementation_digest,
+	f.run_digest,
+	f.reference_run_digest
+FROM (%s) f
+LEFT JOIN kernelindex.providers rpv ON rpv.name OPERATOR(pg_catalog.=) f.reference_provider$v$,
+		pg_catalog.format(facts_of, facts, ',
+	s.ref_provider AS reference_provider,
+	s.ref_release AS reference_release,
+	s.ref_observed_at AS reference_observed_at,
+	s.same_is_reference AS same_release,
+	s.ref_latency_ns AS reference_latency_ns,
+	s.ref_latency_ns_p20 AS reference_latency_ns_p20,
+	s.ref_latency_ns_p80 AS reference_latency_ns_p80,
+	s.ref_peak_bytes AS reference_peak_bytes,
+	s.ref_peak_bytes_p20 AS reference_peak_bytes_p20,
+	s.ref_peak_bytes_p80 AS reference_peak_bytes_p80,
+	s.ref_digest::text AS reference_run_digest', referenced_rows, facts_joins));
+
+	/* Per release: one run per workload and implementation. */
+	EXECUTE pg_catalog.format($v$
+CREATE VIEW kernelindex.release_runs AS
+SELECT f.kernel, f.kernel_title, f.pass, f.metric, f.gpu, f.gpu_form_factor, f.workload_label,
+	f.provider, f.provider_title, f.is_reference, f.release, f.release_rank, f.observed_at,
+	f.latency_ns, f.latency_ns_p20, f.latency_ns_p80, f.latency_ms,
+	f.peak_bytes, f.peak_bytes_p20, f.peak_bytes_p80, f.peak_mib,
+	f.reference_provider,
+	f.reference_latency_ns,
+	kernelindex.ns_to_ms(f.reference_latency_ns) AS reference_latency_ms,
+	f.reference_latency_ns_p20,
+	f.reference_latency_ns_p80,
+	f.reference_peak_bytes,
+	kernelindex.bytes_to_mib(f.reference_peak_bytes) AS reference_peak_mib,
+	f.reference_peak_bytes_p20,
+	f.reference_peak_bytes_p80,
+	f.ratio,
+	f.outside_noise,
+	f.comparability_key, f.implementation_digest, f.run_digest, f.reference_run_digest
+FROM (%s) f$v$,
+		pg_catalog.format(facts_of, facts, ',
+	s.release_rank,
+	CASE WHEN s.has_reference THEN s.r_provider END AS reference_provider,
+	CASE WHEN s.has_reference THEN s.r_latency_ns END AS reference_latency_ns,
+	CASE WHEN s.has_reference THEN s.r_latency_ns_p20 END AS reference_latency_ns_p20,
+	CASE WHEN s.has_reference THEN s.r_latency_ns_p80 END AS reference_latency_ns_p80,
+	CASE WHEN s.has_reference THEN s.r_peak_bytes END AS reference_peak_bytes,
+	CASE WHEN s.has_reference THEN s.r_peak_bytes_p20 END AS reference_peak_bytes_p20,
+	CASE WHEN s.has_reference THEN s.r_peak_bytes_p80 END AS reference_peak_bytes_p80,
+	s.ratio,
+	s.outside_noise,
+	CASE WHEN s.has_reference THEN s.r_digest::text END AS reference_run_digest', release_rows, facts_joins));
+
+	/* Each pair of consecutive releases of a series. */
+	EXECUTE pg_catalog.format($v$
+CREATE VIEW kernelindex.release_changes AS
+SELECT f.kernel, f.kernel_title, f.pass, f.metric, f.gpu, f.gpu_form_factor, f.workload_label,
+	f.provider, f.provider_title,
+	f.old_release, f.release AS new_release,
+	f.old_release_rank, f.new_release_rank,
+	f.old_latency_ns, f.latency_ns AS new_latency_ns,
+	kernelindex.ns_to_ms(f.old_latency_ns) AS old_latency_ms, f.latency_ms AS new_latency_ms,
+	f.old_peak_bytes, f.peak_bytes AS new_peak_bytes,
+	f.ratio,
+	f.outside_noise,
+	f.regression_rank,
+	f.comparability_key, f.implementation_digest, f.old_run_digest, f.run_digest AS new_run_digest
+FROM (%s) f$v$,
+		pg_catalog.format(facts_of, facts, ',
+	s.previous_release AS old_release,
+	s.previous_release_rank AS old_release_rank,
+	s.release_rank AS new_release_rank,
+	s.previous_latency_ns AS old_latency_ns,
+	s.previous_peak_bytes AS old_peak_bytes,
+	s.change AS ratio,
+	s.apart AS outside_noise,
+	s.regression_rank,
+	s.previous_digest::text AS old_run_digest',
+		pg_catalog.format($q$
+SELECT d.*,
+	pg_catalog.rank() OVER (ORDER BY COALESCE(d.apart AND d.change OPERATOR(pg_catalog.>) 1, false) DESC,
+		d.change DESC NULLS LAST) AS regression_rank
+FROM (
+SELECT c.*,
+	CASE c.metric WHEN 'latency' THEN kernelindex.ratio(c.latency_ns, c.previous_latency_ns)
+		WHEN 'peak_memory' THEN kernelindex.ratio(c.peak_bytes, c.previous_peak_bytes) END AS change,
+	CASE c.metric
+		WHEN 'latency' THEN kernelindex.bands_apart(c.latency_ns_p20, c.latency_ns_p80, c.previous_latency_ns_p20, c.previous_latency_ns_p80)
+		WHEN 'peak_memory' THEN kernelindex.bands_apart(c.peak_bytes_p20, c.peak_bytes_p80, c.previous_peak_bytes_p20, c.previous_peak_bytes_p80)
+	END AS apart
+FROM (
+	SELECT s.*,
+		pg_catalog.lag(s.release) OVER w AS previous_release,
+		pg_catalog.lag(s.release_rank) OVER w AS previous_release_rank,
+		pg_catalog.lag(s.latency_ns) OVER w AS previous_latency_ns,
+		pg_catalog.lag(s.latency_ns_p20) OVER w AS previous_latency_ns_p20,
+		pg_catalog.lag(s.latency_ns_p80) OVER w AS previous_latency_ns_p80,
+		pg_catalog.lag(s.peak_bytes) OVER w AS previous_peak_bytes,
+		pg_catalog.lag(s.peak_bytes_p20) OVER w AS previous_peak_bytes_p20,
+		pg_catalog.lag(s.peak_bytes_p80) OVER w AS previous_peak_bytes_p80,
+		pg_catalog.lag(s.digest) OVER w AS previous_digest
+	FROM (%2$s) s
+	WINDOW w AS (PARTITION BY %1$s, s.implementation_id ORDER BY s.release_rank)
+) c
+WHERE c.previous_release IS NOT NULL
+) d$q$, by_key, release_rows), facts_joins));
+
+	/* Since which release a series beats the reference. */
+	EXECUTE pg_catalog.format($v$
+CREATE VIEW kernelindex.speedup_since AS
+SELECT f.kernel, f.kernel_title, f.pass, f.metric, f.gpu, f.gpu_form_factor, f.workload_label,
+	f.provider, f.provider_title,
+	f.since_release,
+	f.since_release_rank,
+	f.since_speedup,
+	f.release AS latest_release,
+	f.latest_release_rank,
+	f.latest_speedup,
+	f.still_faster,
+	f.comparability_key, f.implementation_digest
+FROM (%s) f$v$,
+		pg_catalog.format(facts_of, facts, ',
+	CASE WHEN s.beat THEN s.beat_release END AS since_release,
+	CASE WHEN s.beat THEN s.beat_release_rank END AS since_release_rank,
+	CASE WHEN s.beat THEN s.beat_ratio END AS since_speedup,
+	s.release_rank AS latest_release_rank,
+	s.ratio AS latest_speedup,
+	COALESCE(s.ratio OPERATOR(pg_catalog.>) 1 AND s.outside_noise, false) AS still_faster',
+		pg_catalog.format($q$
+SELECT c.* FROM (
+	SELECT s.*,
+		-- the first release that beat the reference outside the noise
+		pg_catalog.first_value(s.release) OVER beat AS beat_release,
+		pg_catalog.first_value(s.release_rank) OVER beat AS beat_release_rank,
+		pg_catalog.first_value(s.ratio) OVER beat AS beat_ratio,
+		pg_catalog.first_value(s.ratio OPERATOR(pg_catalog.>) 1 AND s.outside_noise) OVER beat AS beat,
+		pg_catalog.row_number() OVER latest AS latest_number
+	FROM (%2$s) s
+	WHERE NOT s.is_reference AND s.has_reference
+	WINDOW beat AS (PARTITION BY %1$s, s.implementation_id
+			ORDER BY COALESCE(s.ratio OPERATOR(pg_catalog.>) 1 AND s.outside_noise, false) DESC, s.release_rank),
+		latest AS (PARTITION BY %1$s, s.implementation_id ORDER BY s.release_rank DESC)
+) c
+WHERE c.latest_number OPERATOR(pg_catalog.=) 1$q$, by_key, release_rows), facts_joins));
+END
+$views$;
+
+/* --- Comments --------------------------------------------------------- */
+
 COMMENT ON VIEW kernelindex.run_facts IS
 'one row per stored run, flat: digests as text, latency in ns and ms, peak memory in bytes and MiB (median, p20, p80), kernel, provider, pass, GPU, workload label, release';
 COMMENT ON COLUMN kernelindex.run_facts.run_digest IS 'the run''s resource digest, sha256:<hex>';
@@ -166,14 +531,6 @@ COMMENT ON COLUMN kernelindex.run_facts.external_id IS 'the source''s own id of 
 COMMENT ON COLUMN kernelindex.run_facts.benchmark IS 'the source''s benchmark name (sourceNative.benchmark), e.g. sparsemax/backward';
 
 
-/* --- The latest run per comparability key and implementation ------------ */
-
-CREATE VIEW kernelindex.latest_runs AS
-SELECT DISTINCT ON (f.comparability_key, f.kernel, f.workload_label, f.gpu, f.gpu_form_factor,
-		f.implementation_digest) f.*
-FROM kernelindex.run_facts f
-ORDER BY f.comparability_key, f.kernel, f.workload_label, f.gpu, f.gpu_form_factor,
-	f.implementation_digest, f.observed_at DESC, f.run_digest DESC;
 COMMENT ON VIEW kernelindex.latest_runs IS
 'the latest run (by observed_at) per comparability key and implementation: what each implementation measures now on each workload and GPU, with the columns of run_facts';
 
@@ -195,110 +552,6 @@ BEGIN
 END
 $$;
 
-/* --- Each run against the reference implementation ----------------------- */
-
-CREATE VIEW kernelindex.speedups AS
-WITH compared AS (
-	-- Per run, the first run of its key and release, and of its key, in
-	-- the order that puts the reference implementation's latest run first.
-	SELECT f.*,
-		pg_catalog.first_value(f.is_reference) OVER same AS same_is_reference,
-		pg_catalog.first_value(f.provider) OVER same AS same_provider,
-		pg_catalog.first_value(f.provider_title) OVER same AS same_provider_title,
-		pg_catalog.first_value(f.release) OVER same AS same_release_label,
-		pg_catalog.first_value(f.observed_at) OVER same AS same_observed_at,
-		pg_catalog.first_value(f.latency_ns) OVER same AS same_latency_ns,
-		pg_catalog.first_value(f.latency_ns_p20) OVER same AS same_latency_ns_p20,
-		pg_catalog.first_value(f.latency_ns_p80) OVER same AS same_latency_ns_p80,
-		pg_catalog.first_value(f.peak_bytes) OVER same AS same_peak_bytes,
-		pg_catalog.first_value(f.peak_bytes_p20) OVER same AS same_peak_bytes_p20,
-		pg_catalog.first_value(f.peak_bytes_p80) OVER same AS same_peak_bytes_p80,
-		pg_catalog.first_value(f.run_digest) OVER same AS same_run_digest,
-		pg_catalog.first_value(f.is_reference) OVER any_release AS any_is_reference,
-		pg_catalog.first_value(f.provider) OVER any_release AS any_provider,
-		pg_catalog.first_value(f.provider_title) OVER any_release AS any_provider_title,
-		pg_catalog.first_value(f.release) OVER any_release AS any_release_label,
-		pg_catalog.first_value(f.observed_at) OVER any_release AS any_observed_at,
-		pg_catalog.first_value(f.latency_ns) OVER any_release AS any_latency_ns,
-		pg_catalog.first_value(f.latency_ns_p20) OVER any_release AS any_latency_ns_p20,
-		pg_catalog.first_value(f.latency_ns_p80) OVER any_release AS any_latency_ns_p80,
-		pg_catalog.first_value(f.peak_bytes) OVER any_release AS any_peak_bytes,
-		pg_catalog.first_value(f.peak_bytes_p20) OVER any_release AS any_peak_bytes_p20,
-		pg_catalog.first_value(f.peak_bytes_p80) OVER any_release AS any_peak_bytes_p80,
-		pg_catalog.first_value(f.run_digest) OVER any_release AS any_run_digest
-	FROM kernelindex.run_facts f
-	WINDOW any_release AS (PARTITION BY f.comparability_key, f.kernel, f.workload_label, f.gpu,
-			f.gpu_form_factor ORDER BY f.is_reference DESC, f.observed_at DESC, f.run_digest DESC),
-		same AS (PARTITION BY f.comparability_key, f.kernel, f.workload_label, f.gpu,
-			f.gpu_form_factor, f.release ORDER BY f.is_reference DESC, f.observed_at DESC, f.run_digest DESC)
-), referenced AS (
-	-- the reference's latest run of the same release, else of any release
-	SELECT c.*,
-		CASE WHEN c.same_is_reference THEN c.same_provider ELSE c.any_provider END AS reference_provider,
-		CASE WHEN c.same_is_reference THEN c.same_provider_title ELSE c.any_provider_title END AS reference_provider_title,
-		CASE WHEN c.same_is_reference THEN c.same_release_label ELSE c.any_release_label END AS reference_release,
-		CASE WHEN c.same_is_reference THEN c.same_observed_at ELSE c.any_observed_at END AS reference_observed_at,
-		c.same_is_reference AS same_release,
-		CASE WHEN c.same_is_reference THEN c.same_latency_ns ELSE c.any_latency_ns END AS reference_latency_ns,
-		CASE WHEN c.same_is_reference THEN c.same_latency_ns_p20 ELSE c.any_latency_ns_p20 END AS reference_latency_ns_p20,
-		CASE WHEN c.same_is_reference THEN c.same_latency_ns_p80 ELSE c.any_latency_ns_p80 END AS reference_latency_ns_p80,
-		CASE WHEN c.same_is_reference THEN c.same_peak_bytes ELSE c.any_peak_bytes END AS reference_peak_bytes,
-		CASE WHEN c.same_is_reference THEN c.same_peak_bytes_p20 ELSE c.any_peak_bytes_p20 END AS reference_peak_bytes_p20,
-		CASE WHEN c.same_is_reference THEN c.same_peak_bytes_p80 ELSE c.any_peak_bytes_p80 END AS reference_peak_bytes_p80,
-		CASE WHEN c.same_is_reference THEN c.same_run_digest ELSE c.any_run_digest END AS reference_run_digest
-	FROM compared c
-	WHERE NOT c.is_reference AND c.any_is_reference
-)
-SELECT
-	f.kernel,
-	f.kernel_title,
-	f.pass,
-	f.metric,
-	f.gpu,
-	f.gpu_form_factor,
-	f.workload_label,
-	f.provider,
-	f.provider_title,
-	f.release,
-	f.observed_at,
-	f.reference_provider,
-	f.reference_provider_title,
-	f.reference_release,
-	f.reference_observed_at,
-	f.same_release,
-	f.latency_ns,
-	f.latency_ns_p20,
-	f.latency_ns_p80,
-	f.latency_ms,
-	f.latency_ms_p20,
-	f.latency_ms_p80,
-	f.reference_latency_ns,
-	f.reference_latency_ns_p20,
-	f.reference_latency_ns_p80,
-	kernelindex.ns_to_ms(f.reference_latency_ns) AS reference_latency_ms,
-	kernelindex.ns_to_ms(f.reference_latency_ns_p20) AS reference_latency_ms_p20,
-	kernelindex.ns_to_ms(f.reference_latency_ns_p80) AS reference_latency_ms_p80,
-	kernelindex.ratio(f.reference_latency_ns, f.latency_ns) AS speedup,
-	f.peak_bytes,
-	f.peak_bytes_p20,
-	f.peak_bytes_p80,
-	f.peak_mib,
-	f.reference_peak_bytes,
-	f.reference_peak_bytes_p20,
-	f.reference_peak_bytes_p80,
-	kernelindex.bytes_to_mib(f.reference_peak_bytes) AS reference_peak_mib,
-	kernelindex.ratio(f.reference_peak_bytes, f.peak_bytes) AS memory_ratio,
-	CASE f.metric
-		WHEN 'latency' THEN kernelindex.bands_apart(f.latency_ns_p20, f.latency_ns_p80,
-			f.reference_latency_ns_p20, f.reference_latency_ns_p80)
-		WHEN 'peak_memory' THEN kernelindex.bands_apart(f.peak_bytes_p20, f.peak_bytes_p80,
-			f.reference_peak_bytes_p20, f.reference_peak_bytes_p80)
-	END AS outside_noise,
-	f.comparability_key,
-	f.implementation_digest,
-	f.run_digest,
-	f.reference_run_digest
-FROM referenced f;
 COMMENT ON VIEW kernelindex.speedups IS
 'each run of a non-reference implementation against the reference implementation (kernelindex.providers.is_reference: torch) under the same comparability key (same protocol, workload and GPU): the reference''s latest run of the same release, else of any release (see same_release); speedup = reference latency / latency for latency rows, memory_ratio = reference peak memory / peak memory for memory rows; outside_noise when the two p20-p80 bands do not overlap';
 COMMENT ON COLUMN kernelindex.speedups.kernel IS 'kernel (benchmark) name';
@@ -346,103 +599,21 @@ COMMENT ON COLUMN kernelindex.speedups.run_digest IS 'the run''s digest, sha256:
 COMMENT ON COLUMN kernelindex.speedups.reference_run_digest IS 'the reference run''s digest, sha256:<hex>';
 
 
-/* --- Releases in order -------------------------------------------------- */
-
-CREATE VIEW kernelindex.release_ranks AS
-WITH labels AS (
-	SELECT DISTINCT l.release FROM kernelindex.run_labels l WHERE l.release IS NOT NULL
-), unversioned_first AS (
-	-- the first run of each label that is not a version (no run is read
-	-- when every label is a version)
-	SELECT l.release, pg_catalog.min(r.observed_at) AS first_observed_at
-	FROM kernelindex.runs r
-	JOIN kernelindex.run_labels l ON l.id OPERATOR(pg_catalog.=) r.labels_id
-	WHERE kernelindex.release_version_key(l.release) IS NULL
-	GROUP BY l.release
-)
-SELECT x.release,
-	kernelindex.release_version_key(x.release) IS NOT NULL AS is_version,
-	pg_catalog.rank() OVER (ORDER BY kernelindex.release_version_key(x.release) IS NULL,
-		kernelindex.release_version_key(x.release), u.first_observed_at,
-		x.release COLLATE "C") AS release_rank
-FROM labels x
-LEFT JOIN unversioned_first u ON u.release OPERATOR(pg_catalog.=) x.release;
-COMMENT ON VIEW kernelindex.release_ranks IS
-'release order: versions in version order (0.5.10 after 0.5.9), then labels that are not versions by their first run''s time; reads runs only for labels that are not versions';
-COMMENT ON COLUMN kernelindex.release_ranks.release IS 'the release label (metadata.labels.release; liger_version)';
-COMMENT ON COLUMN kernelindex.release_ranks.is_version IS 'whether the label is a version (else it sorts by its first run''s time, after the versions)';
-COMMENT ON COLUMN kernelindex.release_ranks.release_rank IS 'position in release order, 1 first';
-
-CREATE VIEW kernelindex.releases AS
-SELECT o.release, o.is_version, s.first_observed_at, s.series, o.release_rank
-FROM kernelindex.release_ranks o
-JOIN (SELECT l.release, pg_catalog.min(r.observed_at) AS first_observed_at,
-		pg_catalog.count(DISTINCT (r.comparability_key, r.implementation_id)) AS series
-	  FROM kernelindex.runs r
-	  JOIN kernelindex.run_labels l ON l.id OPERATOR(pg_catalog.=) r.labels_id
-	  GROUP BY l.release) s ON s.release OPERATOR(pg_catalog.=) o.release;
-COMMENT ON VIEW kernelindex.releases IS
-'every release label runs carry, in release order: versions in version order (0.5.10 after 0.5.9), then labels that are not versions by their first run''s time';
-COMMENT ON COLUMN kernelindex.releases.release IS 'the release label (metadata.labels.release; liger_version)';
-COMMENT ON COLUMN kernelindex.releases.is_version IS 'whether the label is a version (else it sorts by first_observed_at, after the versions)';
-COMMENT ON COLUMN kernelindex.releases.first_observed_at IS 'when the first run of the release was measured';
-COMMENT ON COLUMN kernelindex.releases.series IS 'how many series (implementations under a comparability key) have runs in the release';
-COMMENT ON COLUMN kernelindex.releases.release_rank IS 'position in release order, 1 first';
-
-
-/* --- Per release: one run per workload and implementation ---------------- */
-
-CREATE VIEW kernelindex.release_runs AS
-WITH latest AS (
-	-- per comparability key, implementation and release: the latest run
-	SELECT DISTINCT ON (f.comparability_key, f.kernel, f.workload_label, f.gpu, f.gpu_form_factor,
-			f.implementation_digest, f.release) f.*
-	FROM kernelindex.run_facts f
-	WHERE f.release IS NOT NULL
-	ORDER BY f.comparability_key, f.kernel, f.workload_label, f.gpu, f.gpu_form_factor,
-		f.implementation_digest, f.release, f.observed_at DESC, f.run_digest DESC
-), paired AS (
-	-- with the reference's of the same key and release, first in this order
-	SELECT o.*,
-		pg_catalog.first_value(o.is_reference) OVER w AS r_is_reference,
-		pg_catalog.first_value(o.provider) OVER w AS r_provider,
-		pg_catalog.first_value(o.latency_ns) OVER w AS r_latency_ns,
-		pg_catalog.first_value(o.latency_ns_p20) OVER w AS r_latency_ns_p20,
-		pg_catalog.first_value(o.latency_ns_p80) OVER w AS r_latency_ns_p80,
-		pg_catalog.first_value(o.peak_bytes) OVER w AS r_peak_bytes,
-		pg_catalog.first_value(o.peak_bytes_p20) OVER w AS r_peak_bytes_p20,
-		pg_catalog.first_value(o.peak_bytes_p80) OVER w AS r_peak_bytes_p80,
-		pg_catalog.first_value(o.run_digest) OVER w AS r_run_digest
-	FROM latest o
-	WINDOW w AS (PARTITION BY o.comparability_key, o.kernel, o.workload_label, o.gpu,
-		o.gpu_form_factor, o.release ORDER BY o.is_reference DESC, o.observed_at DESC, o.run_digest DESC)
-), referenced AS (
-	SELECT p.*, p.r_is_reference AND NOT p.is_reference AS has_reference FROM paired p
-)
-SELECT o.kernel, o.kernel_title, o.pass, o.metric, o.gpu, o.gpu_form_factor, o.workload_label,
-	o.provider, o.provider_title, o.is_reference, o.release, rel.release_rank, o.observed_at,
-	o.latency_ns, o.latency_ns_p20, o.latency_ns_p80, o.latency_ms,
-	o.peak_bytes, o.peak_bytes_p20, o.peak_bytes_p80, o.peak_mib,
-	CASE WHEN o.has_reference THEN o.r_provider END AS reference_provider,
-	CASE WHEN o.has_reference THEN o.r_latency_ns END AS reference_latency_ns,
-	CASE WHEN o.has_reference THEN kernelindex.ns_to_ms(o.r_latency_ns) END AS reference_latency_ms,
-	CASE WHEN o.has_reference THEN o.r_latency_ns_p20 END AS reference_latency_ns_p20,
-	CASE WHEN o.has_reference THEN o.r_latency_ns_p80 END AS reference_latency_ns_p80,
-	CASE WHEN o.has_reference THEN o.r_peak_bytes END AS reference_peak_bytes,
-	CASE WHEN o.has_reference THEN kernelindex.bytes_to_mib(o.r_peak_bytes) END AS reference_peak_mib,
-	CASE WHEN o.has_reference THEN o.r_peak_bytes_p20 END AS reference_peak_bytes_p20,
-	CASE WHEN o.has_reference THEN o.r_peak_bytes_p80 END AS reference_peak_bytes_p80,
-	CASE WHEN NOT o.has_reference THEN NULL
-		WHEN o.metric OPERATOR(pg_catalog.=) 'latency' THEN kernelindex.ratio(o.r_latency_ns, o.latency_ns)
-		WHEN o.metric OPERATOR(pg_catalog.=) 'peak_memory' THEN kernelindex.ratio(o.r_peak_bytes, o.peak_bytes) END AS ratio,
-	CASE WHEN NOT o.has_reference THEN NULL
-		WHEN o.metric OPERATOR(pg_catalog.=) 'latency' THEN kernelindex.bands_apart(o.latency_ns_p20, o.latency_ns_p80, o.r_latency_ns_p20, o.r_latency_ns_p80)
-		WHEN o.metric OPERATOR(pg_catalog.=) 'peak_memory' THEN kernelindex.bands_apart(o.peak_bytes_p20, o.peak_bytes_p80, o.r_peak_bytes_p20, o.r_peak_bytes_p80)
-	END AS outside_noise,
-	o.comparability_key, o.implementation_digest, o.run_digest,
-	CASE WHEN o.has_reference THEN o.r_run_digest END AS reference_run_digest
-FROM referenced o
-JOIN kernelindex.release_ranks rel ON rel.release OPERATOR(pg_catalog.=) o.release;
+CREATE VIEW kernelindex.release_speedups AS
+SELECT r.release, r.release_rank, r.kernel, r.kernel_title, r.pass, r.metric, r.gpu, r.gpu_form_factor,
+	r.provider, r.provider_title, pg_catalog.max(r.reference_provider) AS reference_provider,
+	-- the mean of the logarithms summed exactly (as numeric), so that the
+	-- result is the same whatever the order the rows come in
+	pg_catalog.exp((pg_catalog.sum(pg_catalog.ln(r.ratio)::numeric)
+		OPERATOR(pg_catalog./) pg_catalog.count(*))::double precision) AS geomean_speedup,
+	pg_catalog.count(*) AS workloads,
+	pg_catalog.count(*) FILTER (WHERE r.outside_noise) AS workloads_outside_noise,
+	pg_catalog.count(*) FILTER (WHERE r.outside_noise AND r.ratio OPERATOR(pg_catalog.>) 1) AS faster_outside_noise,
+	pg_catalog.count(*) FILTER (WHERE r.outside_noise AND r.ratio OPERATOR(pg_catalog.<) 1) AS slower_outside_noise
+FROM kernelindex.release_runs r
+WHERE NOT r.is_reference AND r.ratio OPERATOR(pg_catalog.>) 0
+GROUP BY r.release, r.release_rank, r.kernel, r.kernel_title, r.pass, r.metric, r.gpu, r.gpu_form_factor,
+	r.provider, r.provider_title;
 COMMENT ON VIEW kernelindex.release_runs IS
 'per comparability key, implementation and release: its latest run in that release, with the reference implementation''s latest run of the same key and release where there is one (ratio = reference / run: a speedup for latency, a memory saving for peak memory)';
 COMMENT ON COLUMN kernelindex.release_runs.kernel IS 'kernel (benchmark) name';
@@ -481,21 +652,6 @@ COMMENT ON COLUMN kernelindex.release_runs.comparability_key IS 'comparability k
 COMMENT ON COLUMN kernelindex.release_runs.implementation_digest IS 'implementation digest, sha256:<hex>';
 COMMENT ON COLUMN kernelindex.release_runs.run_digest IS 'the run''s digest, sha256:<hex>';
 COMMENT ON COLUMN kernelindex.release_runs.reference_run_digest IS 'the reference run''s digest, sha256:<hex>';
-CREATE VIEW kernelindex.release_speedups AS
-SELECT r.release, r.release_rank, r.kernel, r.kernel_title, r.pass, r.metric, r.gpu, r.gpu_form_factor,
-	r.provider, r.provider_title, pg_catalog.max(r.reference_provider) AS reference_provider,
-	-- the mean of the logarithms summed exactly (as numeric), so that the
-	-- result is the same whatever the order the rows come in
-	pg_catalog.exp((pg_catalog.sum(pg_catalog.ln(r.ratio)::numeric)
-		OPERATOR(pg_catalog./) pg_catalog.count(*))::double precision) AS geomean_speedup,
-	pg_catalog.count(*) AS workloads,
-	pg_catalog.count(*) FILTER (WHERE r.outside_noise) AS workloads_outside_noise,
-	pg_catalog.count(*) FILTER (WHERE r.outside_noise AND r.ratio OPERATOR(pg_catalog.>) 1) AS faster_outside_noise,
-	pg_catalog.count(*) FILTER (WHERE r.outside_noise AND r.ratio OPERATOR(pg_catalog.<) 1) AS slower_outside_noise
-FROM kernelindex.release_runs r
-WHERE NOT r.is_reference AND r.ratio OPERATOR(pg_catalog.>) 0
-GROUP BY r.release, r.release_rank, r.kernel, r.kernel_title, r.pass, r.metric, r.gpu, r.gpu_form_factor,
-	r.provider, r.provider_title;
 COMMENT ON VIEW kernelindex.release_speedups IS
 'per release, kernel, pass, metric, GPU and implementation: the geometric-mean speedup over the reference (torch) across the workloads both ran in that release, how many, and how many differ outside the noise';
 COMMENT ON COLUMN kernelindex.release_speedups.release IS 'release label';
@@ -515,45 +671,6 @@ COMMENT ON COLUMN kernelindex.release_speedups.workloads_outside_noise IS 'of th
 COMMENT ON COLUMN kernelindex.release_speedups.faster_outside_noise IS 'workloads better than the reference outside the noise';
 COMMENT ON COLUMN kernelindex.release_speedups.slower_outside_noise IS 'workloads worse than the reference outside the noise';
 
-CREATE VIEW kernelindex.release_changes AS
-WITH pairs AS (
-	SELECT r.*,
-		pg_catalog.lag(r.release) OVER w AS previous_release,
-		pg_catalog.lag(r.release_rank) OVER w AS previous_release_rank,
-		pg_catalog.lag(r.latency_ns) OVER w AS previous_latency_ns,
-		pg_catalog.lag(r.latency_ns_p20) OVER w AS previous_latency_ns_p20,
-		pg_catalog.lag(r.latency_ns_p80) OVER w AS previous_latency_ns_p80,
-		pg_catalog.lag(r.peak_bytes) OVER w AS previous_peak_bytes,
-		pg_catalog.lag(r.peak_bytes_p20) OVER w AS previous_peak_bytes_p20,
-		pg_catalog.lag(r.peak_bytes_p80) OVER w AS previous_peak_bytes_p80,
-		pg_catalog.lag(r.run_digest) OVER w AS previous_run_digest
-	FROM kernelindex.release_runs r
-	WINDOW w AS (PARTITION BY r.comparability_key, r.kernel, r.workload_label, r.gpu, r.gpu_form_factor,
-		r.implementation_digest ORDER BY r.release_rank)
-), changes AS (
-	SELECT p.*,
-		CASE p.metric WHEN 'latency' THEN kernelindex.ratio(p.latency_ns, p.previous_latency_ns)
-			WHEN 'peak_memory' THEN kernelindex.ratio(p.peak_bytes, p.previous_peak_bytes) END AS change,
-		CASE p.metric
-			WHEN 'latency' THEN kernelindex.bands_apart(p.latency_ns_p20, p.latency_ns_p80, p.previous_latency_ns_p20, p.previous_latency_ns_p80)
-			WHEN 'peak_memory' THEN kernelindex.bands_apart(p.peak_bytes_p20, p.peak_bytes_p80, p.previous_peak_bytes_p20, p.previous_peak_bytes_p80)
-		END AS apart
-	FROM pairs p
-	WHERE p.previous_release IS NOT NULL
-)
-SELECT c.kernel, c.kernel_title, c.pass, c.metric, c.gpu, c.gpu_form_factor, c.workload_label,
-	c.provider, c.provider_title,
-	c.previous_release AS old_release, c.release AS new_release,
-	c.previous_release_rank AS old_release_rank, c.release_rank AS new_release_rank,
-	c.previous_latency_ns AS old_latency_ns, c.latency_ns AS new_latency_ns,
-	kernelindex.ns_to_ms(c.previous_latency_ns) AS old_latency_ms, c.latency_ms AS new_latency_ms,
-	c.previous_peak_bytes AS old_peak_bytes, c.peak_bytes AS new_peak_bytes,
-	c.change AS ratio,
-	c.apart AS outside_noise,
-	pg_catalog.rank() OVER (ORDER BY COALESCE(c.apart AND c.change OPERATOR(pg_catalog.>) 1, false) DESC,
-		c.change DESC NULLS LAST) AS regression_rank,
-	c.comparability_key, c.implementation_digest, c.previous_run_digest AS old_run_digest, c.run_digest AS new_run_digest
-FROM changes c;
 COMMENT ON VIEW kernelindex.release_changes IS
 'per comparability key and implementation, each pair of consecutive releases (in release order) it ran in: both medians, ratio = new / old (above 1: slower, or more memory), outside_noise, and regression_rank, 1 for the worst regression outside the noise';
 COMMENT ON COLUMN kernelindex.release_changes.kernel IS 'kernel (benchmark) name';
@@ -583,35 +700,6 @@ COMMENT ON COLUMN kernelindex.release_changes.implementation_digest IS 'implemen
 COMMENT ON COLUMN kernelindex.release_changes.old_run_digest IS 'the old release''s run, sha256:<hex>';
 COMMENT ON COLUMN kernelindex.release_changes.new_run_digest IS 'the new release''s run, sha256:<hex>';
 
-CREATE VIEW kernelindex.speedup_since AS
-WITH compared AS (
-	SELECT r.*,
-		-- the first release that beat the reference outside the noise
-		pg_catalog.first_value(r.release) OVER beat AS beat_release,
-		pg_catalog.first_value(r.release_rank) OVER beat AS beat_release_rank,
-		pg_catalog.first_value(r.ratio) OVER beat AS beat_ratio,
-		pg_catalog.first_value(r.ratio OPERATOR(pg_catalog.>) 1 AND r.outside_noise) OVER beat AS beat,
-		pg_catalog.row_number() OVER latest AS latest_number
-	FROM kernelindex.release_runs r
-	WHERE NOT r.is_reference AND r.reference_run_digest IS NOT NULL
-	WINDOW beat AS (PARTITION BY r.comparability_key, r.kernel, r.workload_label, r.gpu, r.gpu_form_factor,
-			r.implementation_digest
-			ORDER BY COALESCE(r.ratio OPERATOR(pg_catalog.>) 1 AND r.outside_noise, false) DESC, r.release_rank),
-		latest AS (PARTITION BY r.comparability_key, r.kernel, r.workload_label, r.gpu, r.gpu_form_factor,
-			r.implementation_digest ORDER BY r.release_rank DESC)
-)
-SELECT l.kernel, l.kernel_title, l.pass, l.metric, l.gpu, l.gpu_form_factor, l.workload_label,
-	l.provider, l.provider_title,
-	CASE WHEN l.beat THEN l.beat_release END AS since_release,
-	CASE WHEN l.beat THEN l.beat_release_rank END AS since_release_rank,
-	CASE WHEN l.beat THEN l.beat_ratio END AS since_speedup,
-	l.release AS latest_release,
-	l.release_rank AS latest_release_rank,
-	l.ratio AS latest_speedup,
-	COALESCE(l.ratio OPERATOR(pg_catalog.>) 1 AND l.outside_noise, false) AS still_faster,
-	l.comparability_key, l.implementation_digest
-FROM compared l
-WHERE l.latest_number OPERATOR(pg_catalog.=) 1;
 COMMENT ON VIEW kernelindex.speedup_since IS
 'per comparability key and implementation: the first release in which it beat the reference (torch) outside the noise, and whether its latest release with a reference run still does';
 COMMENT ON COLUMN kernelindex.speedup_since.kernel IS 'kernel (benchmark) name';
