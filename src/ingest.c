@@ -66,6 +66,8 @@
 #include "utils/tuplesort.h"
 #include "utils/typcache.h"
 
+#define KIDX_COMPAT_EXECUTOR
+#include "compat.h"
 #include "ingest.h"
 
 /* Runs written per multi-insert. */
@@ -914,6 +916,7 @@ writer_open(RunsWriter *w)
 	Oid			relid = RangeVarGetRelid(makeRangeVar("kernelindex", "runs", -1),
 										 RowExclusiveLock, true);
 	RangeTblEntry *rte = makeNode(RangeTblEntry);
+	List	   *perminfos;
 	TupleDesc	desc;
 	int			i;
 
@@ -924,18 +927,17 @@ writer_open(RunsWriter *w)
 	rte->relid = relid;
 	rte->relkind = RELKIND_RELATION;
 	rte->rellockmode = RowExclusiveLock;
-	rte->requiredPerms = ACL_INSERT;
-	ExecCheckRTPerms(list_make1(rte), true);
+	perminfos = kidx_check_insert_permission(rte);
 	if (check_enable_rls(relid, InvalidOid, false) == RLS_ENABLED)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("kernelindex cannot store runs while row-level security is enabled on kernelindex.runs")));
 
 	w->estate = CreateExecutorState();
-	ExecInitRangeTable(w->estate, list_make1(rte));
+	kidx_init_range_table(w->estate, list_make1(rte), perminfos);
 	w->rri = makeNode(ResultRelInfo);
 	ExecInitResultRelation(w->estate, w->rri, 1);
-	CheckValidResultRel(w->rri, CMD_INSERT);
+	kidx_check_valid_insert_rel(w->rri);
 	ExecOpenIndices(w->rri, false);
 	w->rel = w->rri->ri_RelationDesc;
 	w->cid = GetCurrentCommandId(true);
@@ -997,7 +999,7 @@ writer_probe(RunsWriter *w, Relation index, int nkeys, Datum k1,
 		if (nkeys > 1)
 			ScanKeyInit(&sk[1], 2, BTEqualStrategyNumber, eq2, k2);
 		InitDirtySnapshot(dirty);
-		scan = index_beginscan(w->rel, index, &dirty, nkeys, 0);
+		scan = kidx_index_beginscan(w->rel, index, &dirty, nkeys, 0);
 		index_rescan(scan, sk, nkeys, NULL, 0);
 		found = index_getnext_slot(scan, ForwardScanDirection, w->probe);
 		xwait = TransactionIdIsValid(dirty.xmin) ? dirty.xmin : dirty.xmax;
@@ -1049,8 +1051,7 @@ writer_flush(RunsWriter *w)
 	MemoryContextSwitchTo(old);
 	for (i = 0; i < w->nused; i++)
 	{
-		List	   *recheck = ExecInsertIndexTuples(w->rri, w->slots[i], w->estate,
-													false, false, NULL, NIL);
+		List	   *recheck = kidx_insert_index_tuples(w->rri, w->slots[i], w->estate);
 
 		if (w->fire)
 			ExecARInsertTriggers(w->estate, w->rri, w->slots[i], recheck, w->tcs);
