@@ -181,7 +181,10 @@ tap() {
 		run=(runuser -u postgres --)
 	fi
 	local rc=0
+	# TESTDIR is what PostgreSQL 15's test modules read, TESTDATADIR and
+	# TESTLOGDIR what 16 and later read (else they use relative paths).
 	(cd "$scratch" && "${run[@]}" env PATH="$PATH" TESTDIR="$scratch" \
+		TESTDATADIR="$scratch/tmp_check" TESTLOGDIR="$scratch/tmp_check/log" \
 		PG_REGRESS="$pgxs_dir/test/regress/pg_regress" \
 		KIDX_TOP="$scratch/top" KIDX_SHARED="$scratch/shared" \
 		prove -I "$perl_lib" "$scratch"/top/test/t/*.pl) || rc=$?
