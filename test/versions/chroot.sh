@@ -5,14 +5,20 @@
 #   test/versions/chroot.sh ensure SUITE     build SUITE's chroots if absent;
 #                                            print the build chroot's path
 #   test/versions/chroot.sh run DIR CMD...   run CMD inside chroot DIR (as root)
+#   test/versions/chroot.sh base SUITE       build SUITE's base chroot if absent
 #   test/versions/chroot.sh clone SUITE DIR  a fresh copy of SUITE's base chroot
+#   test/versions/chroot.sh major SUITE      the PostgreSQL major SUITE ships
 #
-# Two chroots per suite under $KIDX_CHROOTS (/var/cache/kernelindex/chroots):
+# SUITE is bookworm (PostgreSQL 15), trixie (17) or forky (18).  Two chroots
+# per suite under $KIDX_CHROOTS (/var/cache/kernelindex/chroots):
 #   SUITE-base   debootstrap --variant=minbase and the server (postgresql-NN)
 #                only: copied for each package-install test, so that the
 #                package is installed where no build tool is
-#   SUITE        a copy of SUITE-base with the build tools and everything
-#                test/run.sh's suites need (the same packages it installs)
+#   SUITE        a copy of SUITE-base with what dpkg-buildpackage needs and,
+#                for trixie and forky, everything test/run.sh's suites need
+#                (the packages it installs; 15's suites run on this machine)
+# A chroot that lacks a package added to these lists later gets it with apt
+# the next time (not rebuilt).
 # Mounts (/proc, /dev, /dev/shm) live in a private mount namespace of each
 # `run`, so none is left behind on the host whatever happens.
 set -euo pipefail
