@@ -25,7 +25,8 @@
 #   KIDX_CHROOTS    where the chroots are kept (default
 #                   /var/cache/kernelindex/chroots; built when absent)
 #   KIDX_PG16       PostgreSQL 16's installation prefix
-# Logs of the last run: $KIDX_VERSIONS_LOGS (/var/cache/kernelindex/logs).
+# Logs of the last run: $KIDX_VERSIONS_LOGS (/var/cache/kernelindex/logs);
+# the packages it built: $KIDX_DEBS (/var/cache/kernelindex/debs).
 # Last line: "test-versions: N passed, M failed, K skipped" (suites, over
 # every major, each package's regression run counted as one suite).
 set -uo pipefail
@@ -39,6 +40,7 @@ SUITES=${KIDX_SUITES:-1}
 export KIDX_CHROOTS=${KIDX_CHROOTS:-/var/cache/kernelindex/chroots}
 PG16=${KIDX_PG16:-/var/cache/kernelindex/pg16}
 LOGS=${KIDX_VERSIONS_LOGS:-/var/cache/kernelindex/logs}
+DEBS=${KIDX_DEBS:-/var/cache/kernelindex/debs}
 export WERROR=${WERROR:-1}
 
 log() { printf '== %s\n' "$*"; }
@@ -100,7 +102,7 @@ total_skip=0
 
 # Add one line to the table and to the totals.
 row() {
-	rows+=("$(printf '%-6s %-28s %6s %6s %7s  %-38s %s' "$@")")
+	rows+=("$(printf '%-6s %-31s %6s %6s %7s  %-48s %s' "$@")")
 }
 
 # The suites of make test for MAJOR; prints "passed failed skipped".
@@ -159,8 +161,11 @@ run_package() {
 	fi
 	t=$KIDX_CHROOTS/$suite-pkgtest
 	bash "$here/chroot.sh" clone "$suite" "$t" 2>>"$logf"
-	mkdir -p "$t/build/regress"
+	mkdir -p "$t/build/regress" "$DEBS"
 	cp "$c/build/$deb" "$t/build/"
+	# the last package built for each major, for a look or an install
+	rm -f "$DEBS"/postgresql-"$major"-kernelindex_*.deb
+	cp "$c/build/$deb" "$DEBS/"
 	rm -rf "$c/build"
 	# what pg_regress reads: the inputs, the expected output, the test data
 	# (no source, no build product: the package is what is tested)
@@ -194,8 +199,8 @@ start_all=$(now)
 for major in $VERSIONS; do
 	suite=$(suite_of "$major")
 	where=${suite:+Debian $suite chroot}
-	[ "$major" = 15 ] && where="Debian bookworm (this machine)"
-	[ "$major" = 16 ] && where="source build $PG16"
+	[ "$major" = 15 ] && where="Debian bookworm, this machine"
+	[ "$major" = 16 ] && where="$("$PG16/bin/pg_config" --version 2>/dev/null | cut -d' ' -f2) source build, this machine"
 	if [ "$major" = 16 ] && [ ! -x "$PG16/bin/pg_config" ]; then
 		log "PostgreSQL 16: skipped: no PostgreSQL 16 build in $PG16"
 		row 16 "skipped: no PostgreSQL 16 build" - - - - -
@@ -237,7 +242,7 @@ done
 
 echo
 echo "== make test-versions ($(dur $(($(now) - start_all))))"
-printf '%-6s %-28s %6s %6s %7s  %-38s %s\n' major "suites run on" passed failed skipped "package: installed, pg_regress" time
+printf '%-6s %-31s %6s %6s %7s  %-48s %s\n' major "suites run on" passed failed skipped "package (installed, pg_regress run)" time
 for r in "${rows[@]}"; do
 	echo "$r"
 done
