@@ -25,7 +25,9 @@ FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.
 WHERE n.nspname = 'kernelindex' AND NOT t.tgisinternal;
 
 -- Every function, type, operator, operator class and cast of the extension
--- has a COMMENT.
+-- has a COMMENT (an array type, or the row type of a table or view, is
+-- documented by what it belongs to: PostgreSQL 17 and later list those as
+-- extension members too).
 WITH x AS (SELECT oid FROM pg_extension WHERE extname = 'kernelindex')
 SELECT pg_describe_object(d.classid, d.objid, 0) AS undocumented
 FROM pg_depend d, x
@@ -34,7 +36,10 @@ WHERE d.refobjid = x.oid AND d.deptype = 'e'
                     'pg_opclass'::regclass, 'pg_opfamily'::regclass, 'pg_cast'::regclass)
   AND obj_description(d.objid, d.classid::regclass::text) IS NULL
   AND NOT (d.classid = 'pg_type'::regclass
-           AND EXISTS (SELECT 1 FROM pg_type t WHERE t.oid = d.objid AND t.typelem <> 0 AND t.typlen = -1))
+           AND EXISTS (SELECT 1 FROM pg_type t WHERE t.oid = d.objid
+                       AND ((t.typelem <> 0 AND t.typlen = -1)
+                            OR EXISTS (SELECT 1 FROM pg_class c
+                                       WHERE c.oid = t.typrelid AND c.relkind <> 'c'))))
 ORDER BY 1;
 
 -- Every table that holds user data is dumped by pg_dump (extconfig); the

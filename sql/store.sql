@@ -117,7 +117,9 @@ SELECT x.name, y.name, x.doc ~=~ y.doc AS comparable FROM ref x, ref y ORDER BY 
 SET enable_mergejoin = off;
 EXPLAIN (COSTS OFF) SELECT * FROM kernelindex.runs a JOIN kernelindex.runs b ON a ~=~ b;
 EXPLAIN (COSTS OFF) SELECT * FROM ref x JOIN ref y ON x.doc ~=~ y.doc;
-SET enable_hashjoin = off; SET enable_seqscan = off;
+-- (plain index scans: a bitmap scan's recheck condition reads differently
+-- from PostgreSQL 17 on, its index condition does not)
+SET enable_hashjoin = off; SET enable_seqscan = off; SET enable_bitmapscan = off;
 EXPLAIN (COSTS OFF) SELECT b.digest FROM kernelindex.runs a JOIN kernelindex.runs b ON a ~=~ b
 WHERE a.digest = 'sha256:fa347ab5a1849bf7c7cb77f5c01d0d0171faac50bd8f3a03fe1d396737123546';
 RESET ALL;

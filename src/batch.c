@@ -34,6 +34,8 @@
  */
 #include "postgres.h"
 
+#include "compat.h"
+
 #include "access/htup_details.h"
 #include "access/xact.h"
 #include "catalog/namespace.h"

@@ -14,6 +14,8 @@
  */
 #include "postgres.h"
 
+#include "compat.h"
+
 #include <openssl/evp.h>
 
 #include "mb/pg_wchar.h"

@@ -19,6 +19,8 @@
  */
 #include "postgres.h"
 
+#include "compat.h"
+
 #include "catalog/pg_type.h"
 #include "common/hashfn.h"
 #include "executor/spi.h"

@@ -14,6 +14,8 @@
  */
 #include "postgres.h"
 
+#include "compat.h"
+
 #include "common/hashfn.h"
 #include "lib/hyperloglog.h"
 #include "libpq/pqformat.h"

@@ -21,6 +21,8 @@
  */
 #include "postgres.h"
 
+#include "compat.h"
+
 #include "commands/extension.h"
 #include "commands/trigger.h"
 #include "common/hashfn.h"

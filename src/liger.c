@@ -31,6 +31,7 @@
 #include "utils/timestamp.h"
 #include "utils/typcache.h"
 
+#include "compat.h"
 #include "core/decimal.h"
 #include "core/jcs.h"
 #include "core/runfmt.h"
@@ -220,7 +221,7 @@ measure_fault(const char *value, uint32_t multiplier, LigerMeasures *m, int i)
 }
 
 /* JSON walk: note the top-level container; start the object's keys. */
-static void
+static KIDX_JSON_ACTION
 config_object_start(void *state)
 {
 	ConfigCheck *c = (ConfigCheck *) state;
@@ -228,10 +229,11 @@ config_object_start(void *state)
 	if (c->depth++ == 0)
 		c->top_is_object = true;
 	c->keys[c->depth] = NIL;
+	return KIDX_JSON_OK;
 }
 
 /* JSON walk: leave an object. */
-static void
+static KIDX_JSON_ACTION
 config_object_end(void *state)
 {
 	ConfigCheck *c = (ConfigCheck *) state;
@@ -239,47 +241,51 @@ config_object_end(void *state)
 	list_free_deep(c->keys[c->depth]);
 	c->keys[c->depth] = NIL;
 	c->depth--;
+	return KIDX_JSON_OK;
 }
 
 /*
  * JSON walk: a key must not repeat in its object (jsonb would keep the last
  * value and drop the other without a word).
  */
-static void
+static KIDX_JSON_ACTION
 config_field_start(void *state, char *fname, bool isnull)
 {
 	ConfigCheck *c = (ConfigCheck *) state;
 	ListCell   *lc;
 
 	if (c->duplicate_key != NULL || fname == NULL)
-		return;
+		return KIDX_JSON_OK;
 	foreach(lc, c->keys[c->depth])
 	{
 		if (strcmp((char *) lfirst(lc), fname) == 0)
 		{
 			c->duplicate_key = pstrdup(fname);
-			return;
+			return KIDX_JSON_OK;
 		}
 	}
 	c->keys[c->depth] = lappend(c->keys[c->depth], pstrdup(fname));
+	return KIDX_JSON_OK;
 }
 
 /* JSON walk: enter an array. */
-static void
+static KIDX_JSON_ACTION
 config_array_start(void *state)
 {
 	((ConfigCheck *) state)->depth++;
+	return KIDX_JSON_OK;
 }
 
 /* JSON walk: leave an array. */
-static void
+static KIDX_JSON_ACTION
 config_array_end(void *state)
 {
 	((ConfigCheck *) state)->depth--;
+	return KIDX_JSON_OK;
 }
 
 /* JSON walk: every number must be one a double carries exactly. */
-static void
+static KIDX_JSON_ACTION
 config_scalar(void *state, char *token, JsonTokenType tokentype)
 {
 	ConfigCheck *c = (ConfigCheck *) state;
@@ -287,9 +293,10 @@ config_scalar(void *state, char *token, JsonTokenType tokentype)
 	size_t		buflen;
 
 	if (tokentype != JSON_TOKEN_NUMBER || c->bad_number != NULL)
-		return;
+		return KIDX_JSON_OK;
 	if (jcs_number_from_decimal(token, strlen(token), buf, &buflen) != JCS_NUM_OK)
 		c->bad_number = pstrdup(token);
+	return KIDX_JSON_OK;
 }
 
 /*
@@ -346,8 +353,7 @@ config_fault(char *value)
 
 	if (json_nesting_depth(value, LR_CONFIG_MAX_DEPTH) > LR_CONFIG_MAX_DEPTH)
 		return psprintf("nested deeper than %d levels", LR_CONFIG_MAX_DEPTH);
-	lex = makeJsonLexContextCstringLen(value, strlen(value),
-									   GetDatabaseEncoding(), true);
+	lex = kidx_json_lexer(value, strlen(value), GetDatabaseEncoding(), true);
 	err = pg_parse_json(lex, &sem);
 	if (err != JSON_SUCCESS)
 		return psprintf("malformed JSON (%s)", json_errdetail(err, lex));
@@ -391,7 +397,7 @@ timestamp_fault(const char *value, Timestamp *ts)
 					  MAXDATEFIELDS, &nf) != 0)
 		return "not a date and time";
 	/* No tzp: a time zone in the value is refused (Liger writes UTC). */
-	if (DecodeDateTime(field, ftype, nf, &dtype, &tt, &fsec, NULL) != 0)
+	if (kidx_decode_datetime(field, ftype, nf, &dtype, &tt, &fsec, NULL) != 0)
 		return "not a valid date and time without time zone";
 	if (dtype != DTK_DATE)
 		return "not a date and time";

@@ -30,6 +30,8 @@
  */
 #include "postgres.h"
 
+#include "compat.h"
+
 #include <limits.h>
 
 #include "access/xact.h"
@@ -1213,7 +1215,7 @@ liger_workload_document(const LigerCatalog *c, const char *kernel, const char *x
 static void
 snapshot_sig_save(SnapshotSig *sig, Snapshot snap)
 {
-	sig->lxid = MyProc->lxid;
+	sig->lxid = kidx_my_local_xid();
 	sig->subid = GetCurrentSubTransactionId();
 	sig->curcid = snap->curcid;
 	sig->xmin = snap->xmin;
@@ -1232,7 +1234,7 @@ snapshot_sig_save(SnapshotSig *sig, Snapshot snap)
 static bool
 snapshot_sig_same(const SnapshotSig *sig, Snapshot snap)
 {
-	return sig->lxid == MyProc->lxid &&
+	return sig->lxid == kidx_my_local_xid() &&
 		sig->subid == GetCurrentSubTransactionId() &&
 		sig->curcid == snap->curcid &&
 		sig->xmin == snap->xmin &&

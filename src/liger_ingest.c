@@ -32,6 +32,8 @@
  */
 #include "postgres.h"
 
+#include "compat.h"
+
 #include "access/htup_details.h"
 #include "catalog/pg_type.h"
 #include "commands/trigger.h"

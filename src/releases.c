@@ -10,6 +10,8 @@
 #include "fmgr.h"
 #include "utils/builtins.h"
 
+#include "compat.h"
+
 #include "core/release.h"
 
 PG_FUNCTION_INFO_V1(kidx_release_version_key);

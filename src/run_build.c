@@ -16,6 +16,8 @@
  */
 #include "postgres.h"
 
+#include "compat.h"
+
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"

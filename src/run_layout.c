@@ -37,6 +37,8 @@
  */
 #include "postgres.h"
 
+#include "compat.h"
+
 #include "mb/pg_wchar.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"

@@ -10,6 +10,8 @@
  */
 #include "postgres.h"
 
+#include "compat.h"
+
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"

@@ -19,6 +19,8 @@
 #include "utils/fmgrprotos.h"
 #include "utils/numeric.h"
 
+#include "compat.h"
+
 #include "core/decimal.h"
 #include "core/jcs.h"
 

@@ -14,7 +14,14 @@ mode=${1:-test}
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
-PGBIN=/usr/lib/postgresql/15/bin
+# PG_CONFIG picks the server (Debian's PostgreSQL 15 by default); its bindir
+# comes first in PATH.  A pg_config outside /usr/lib/postgresql/NN (a build
+# from source) means PostgreSQL's own packages are not installed with apt.
+PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
+export PG_CONFIG
+PGBIN=$("$PG_CONFIG" --bindir 2>/dev/null || dirname "$PG_CONFIG")
+PGMAJOR=$("$PG_CONFIG" --version 2>/dev/null | sed -n 's/^PostgreSQL \([0-9]*\).*/\1/p')
+PGMAJOR=${PGMAJOR:-15}
 export PATH="$PGBIN:$PATH"
 
 log() { printf '== %s\n' "$*"; }
@@ -32,8 +39,11 @@ as_root() {
 
 # Install, with apt-get, every Debian package the build and the suites need.
 install_dependencies() {
-	local pkgs="postgresql-15 postgresql-server-dev-15 libssl-dev make gcc
-		clang libipc-run-perl nodejs npm python3-psycopg python3-psycopg2
+	local pkgs="libssl-dev make gcc clang"
+	case $PG_CONFIG in
+	/usr/lib/postgresql/*) pkgs="postgresql-$PGMAJOR postgresql-server-dev-$PGMAJOR $pkgs" ;;
+	esac
+	pkgs="$pkgs libipc-run-perl nodejs npm python3-psycopg python3-psycopg2
 		default-jdk-headless libpostgresql-jdbc-java unixodbc odbc-postgresql
 		python3-pyodbc valgrind"
 	local missing=""
@@ -171,7 +181,10 @@ tap() {
 		run=(runuser -u postgres --)
 	fi
 	local rc=0
+	# TESTDIR is what PostgreSQL 15's test modules read, TESTDATADIR and
+	# TESTLOGDIR what 16 and later read (else they use relative paths).
 	(cd "$scratch" && "${run[@]}" env PATH="$PATH" TESTDIR="$scratch" \
+		TESTDATADIR="$scratch/tmp_check" TESTLOGDIR="$scratch/tmp_check/log" \
 		PG_REGRESS="$pgxs_dir/test/regress/pg_regress" \
 		KIDX_TOP="$scratch/top" KIDX_SHARED="$scratch/shared" \
 		prove -I "$perl_lib" "$scratch"/top/test/t/*.pl) || rc=$?

@@ -1,11 +1,13 @@
 # Crash safety (issue 12, part 3).  The server is killed with SIGKILL in the
 # middle of a large Liger CSV COPY into kernelindex.liger_rows (the upstream
 # file replicated with shifted timestamps, ~160,000 rows) and in the middle
-# of a large document COPY into kernelindex.documents (an export, made with
-# \copy (SELECT document FROM kernelindex.documents) TO in another database,
-# ~60,000 bundles): while the rows are being read (pg_stat_progress_copy
-# shows them counted) and while the runs are being written (the COPY's
-# backend holds kernelindex.runs' indexes and the heap has grown); killing
+# of a large document COPY into kernelindex.documents (an export of whole
+# bundles, with their workloads and implementations, made with \copy
+# (SELECT bundle FROM kernelindex.run_bundles) TO in another database,
+# ~60,000 bundles, so that a clean load of it is the store it came from):
+# while the rows are being read (pg_stat_progress_copy shows them counted)
+# and while the runs are being written (the COPY's backend holds
+# kernelindex.runs' indexes and the heap has grown); killing
 # every server process at once (the postmaster stopped, its children killed,
 # then $node->kill9: a power cut, minus the page cache, so fsync = off does
 # not matter), only the COPY's backend (the postmaster then resets every
@@ -147,7 +149,7 @@ my $docs = "$dir/documents.jsonl";
 new_db('doc_source');
 $node->safe_psql('doc_source', sprintf($csv_copy, $mid));
 $node->safe_psql('doc_source',
-	"\\copy (SELECT document FROM kernelindex.documents) TO '$docs' WITH (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x02')");
+	"\\copy (SELECT bundle FROM kernelindex.run_bundles) TO '$docs' WITH (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x02')");
 chmod 0644, $docs;
 my @doc_lines = split /\n/, slurp_file($docs);
 my $doc_count = @doc_lines;
@@ -159,7 +161,7 @@ my $doc_first = "$dir/documents_first.jsonl";
 new_db('doc_first_source');
 $node->safe_psql('doc_first_source', sprintf($csv_copy, $first));
 $node->safe_psql('doc_first_source',
-	"\\copy (SELECT document FROM kernelindex.documents) TO '$doc_first' WITH (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x02')");
+	"\\copy (SELECT bundle FROM kernelindex.run_bundles) TO '$doc_first' WITH (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x02')");
 chmod 0644, $doc_first;
 note sprintf('document export of database doc_source: %d bundles, %.1f MB', $doc_count, (-s $docs) / 1e6);
 $t0 = time;

@@ -804,6 +804,10 @@ FROM pg_type t JOIN pg_depend d ON d.classid = 'pg_type'::regclass AND d.objid =
 JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'kernelindex',
 	aclexplode(coalesce(t.typacl, acldefault('T', t.typowner))) a
 WHERE a.grantee = 0
+	-- an array type or a table's row type goes with its base object (from
+	-- PostgreSQL 17 on, an extension member too)
+	AND NOT (t.typelem <> 0 AND t.typlen = -1)
+	AND NOT EXISTS (SELECT 1 FROM pg_class r WHERE r.oid = t.typrelid AND r.relkind <> 'c')
 ) s ORDER BY s.object COLLATE "C", 2});
 # Expected: EXECUTE on every function of the table above (the default);
 # USAGE on the type (the default); nothing on the schema kernelindex (so no
