@@ -11,8 +11,9 @@
  * triggers check a statement's runs at once and keep the promise of
  * PostgreSQL's RI triggers (src/backend/utils/adt/ri_triggers.c):
  *
- * - kernelindex.runs_references_check(), AFTER INSERT or UPDATE FOR EACH
- *	 STATEMENT on runs: every row each new run names exists, and is locked
+ * - kernelindex.runs_references_check(), AFTER INSERT FOR EACH STATEMENT
+ *	 on runs (a stored run never changes: identity_guard): every row each
+ *	 new run names exists, and is locked
  *	 FOR KEY SHARE until the run commits, by the query an RI check runs
  *	 (with the snapshot it runs with: a fresh one under READ COMMITTED, the
  *	 transaction's otherwise, where locking a row deleted since is a
@@ -182,7 +183,7 @@ check_column(RunColumn c, HTAB *values, int n)
 	}
 }
 
-/* AFTER INSERT or UPDATE FOR EACH STATEMENT on kernelindex.runs. */
+/* AFTER INSERT FOR EACH STATEMENT on kernelindex.runs. */
 Datum
 kidx_runs_references_check(PG_FUNCTION_ARGS)
 {
@@ -449,9 +450,11 @@ PG_FUNCTION_INFO_V1(kidx_identity_guard);
 
 /*
  * kernelindex.identity_guard(column, ...), BEFORE UPDATE FOR EACH ROW on
- * comparability_keys and the resource tables: the columns named never
- * change.  A comparability key is its three resources; a resource is its
- * digest and id.  Runs refer to both, and their documents carry the digests.
+ * runs, comparability_keys and the resource tables: the columns named (no
+ * argument: every column) never change.  A run is its document, whose
+ * digest it carries; a comparability key is its three resources; a
+ * resource is its digest and id.  Runs refer to keys and resources, and
+ * their documents carry the digests.
  */
 Datum
 kidx_identity_guard(PG_FUNCTION_ARGS)
@@ -466,24 +469,47 @@ kidx_identity_guard(PG_FUNCTION_ARGS)
 		elog(ERROR, "kidx_identity_guard: not called as a row update trigger");
 	rel = td->tg_relation;
 	desc = RelationGetDescr(rel);
-	for (i = 0; i < td->tg_trigger->tgnargs; i++)
+	for (i = 0; i < (td->tg_trigger->tgnargs > 0 ? td->tg_trigger->tgnargs : desc->natts); i++)
 	{
-		const char *column = td->tg_trigger->tgargs[i];
-		AttrNumber	att = attnameAttNum(rel, column, false);
-		Form_pg_attribute a = TupleDescAttr(desc, att - 1);
+		Form_pg_attribute a;
+		const char *column;
+		AttrNumber	att;
 		bool		null_old,
 					null_new;
-		Datum		old = heap_getattr(td->tg_trigtuple, att, desc, &null_old);
-		Datum		new = heap_getattr(td->tg_newtuple, att, desc, &null_new);
+		Datum		old,
+					new;
 
-		if (null_old != null_new ||
-			(!null_old && !datumIsEqual(old, new, a->attbyval, a->attlen)))
+		if (td->tg_trigger->tgnargs > 0)
+		{
+			column = td->tg_trigger->tgargs[i];
+			att = attnameAttNum(rel, column, false);
+		}
+		else
+		{
+			if (TupleDescAttr(desc, i)->attisdropped)
+				continue;
+			column = NameStr(TupleDescAttr(desc, i)->attname);
+			att = i + 1;
+		}
+		a = TupleDescAttr(desc, att - 1);
+		old = heap_getattr(td->tg_trigtuple, att, desc, &null_old);
+		new = heap_getattr(td->tg_newtuple, att, desc, &null_new);
+		if (null_old == null_new &&
+			(null_old || datumIsEqual(old, new, a->attbyval, a->attlen)))
+			continue;
+		if (td->tg_trigger->tgnargs == 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 					 errmsg("the %s of a row of kernelindex.%s cannot be changed",
 							column, RelationGetRelationName(rel)),
-					 errdetail("It is part of what the row is: runs refer to it, and their documents carry its digests."),
-					 errhint("Store a new row instead.")));
+					 errdetail("A stored run is the document its digest is the digest of."),
+					 errhint("Ingest the changed run as a new run.")));
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("the %s of a row of kernelindex.%s cannot be changed",
+						column, RelationGetRelationName(rel)),
+				 errdetail("It is part of what the row is: runs refer to it, and their documents carry its digests."),
+				 errhint("Store a new row instead.")));
 	}
 	return PointerGetDatum(td->tg_newtuple);
 }

@@ -390,12 +390,6 @@ FOR EACH STATEMENT EXECUTE FUNCTION kernelindex.runs_references_check();
 COMMENT ON TRIGGER runs_references_insert ON kernelindex.runs IS
 'what new runs name exists (23503 otherwise), locked FOR KEY SHARE';
 
-CREATE TRIGGER runs_references_update
-AFTER UPDATE ON kernelindex.runs
-REFERENCING NEW TABLE AS new_runs
-FOR EACH STATEMENT EXECUTE FUNCTION kernelindex.runs_references_check();
-COMMENT ON TRIGGER runs_references_update ON kernelindex.runs IS
-'what updated runs name exists (23503 otherwise), locked FOR KEY SHARE';
 
 CREATE FUNCTION kernelindex.runs_references_guard()
 RETURNS trigger
@@ -430,7 +424,11 @@ CREATE FUNCTION kernelindex.identity_guard()
 RETURNS trigger
 AS 'MODULE_PATHNAME', 'kidx_identity_guard' LANGUAGE C;
 COMMENT ON FUNCTION kernelindex.identity_guard() IS
-'trigger of comparability_keys and the resource tables: refuses an update that changes one of the columns its arguments name (0A000)';
+'trigger of runs, comparability_keys and the resource tables: refuses an update that changes one of the columns its arguments name, or any column without arguments (0A000)';
+CREATE TRIGGER runs_identity BEFORE UPDATE ON kernelindex.runs
+FOR EACH ROW EXECUTE FUNCTION kernelindex.identity_guard();
+COMMENT ON TRIGGER runs_identity ON kernelindex.runs IS
+'refuses to change a stored run: each of its columns is part of the document its digest is the digest of (a changed run is a new run: ingest it)';
 CREATE TRIGGER comparability_keys_identity BEFORE UPDATE ON kernelindex.comparability_keys
 FOR EACH ROW EXECUTE FUNCTION kernelindex.identity_guard('key', 'protocol_id', 'workload_id', 'environment_id');
 COMMENT ON TRIGGER comparability_keys_identity ON kernelindex.comparability_keys IS

@@ -236,7 +236,8 @@ my %trigger_fired_by = (
 	liger_begin => [ 'COPY Liger CSV in' ], liger_row => [ 'COPY Liger CSV in' ], liger_end => [ 'COPY Liger CSV in' ],
 	documents_begin => [ 'COPY documents in' ], documents_row => [ 'COPY documents in' ],
 	documents_end => [ 'COPY documents in' ],
-	runs_references_insert => [ 'INSERT into runs' ], runs_references_update => [ 'UPDATE runs' ],
+	runs_references_insert => [ 'INSERT into runs' ],
+	runs_identity => [ 'UPDATE runs (refused)', qr/the latency_ns of a row of kernelindex.runs cannot be changed/ ],
 	workloads_label => [ "UPDATE the label of a workload (refused)", qr/the label of workload .* cannot change/ ],
 	(map { ("${_}_identity" => [ "UPDATE a row of $_ (refused)", qr/cannot be changed/ ]) }
 	  qw(comparability_keys protocols environments workloads implementations)),
@@ -355,7 +356,7 @@ sub exercise
 	@s = (
 		[ 'INSERT into runs', 'INSERT INTO kernelindex.runs (comparability_key, digest, %REFCOLS%, observed_at, latency_ns)'
 			  . " VALUES ('%KEY1%'::public.kidx_digest, '%NEWDIGEST%'::public.kidx_digest, %REFS1%, '2030-01-01 00:00:00+00', 1)", 'ok' ],
-		[ 'UPDATE runs', "UPDATE kernelindex.runs SET latency_ns = 2 WHERE digest OPERATOR(public.=) '%NEWDIGEST%'::public.kidx_digest", 'ok' ],
+		[ 'UPDATE runs (refused)', "UPDATE kernelindex.runs SET latency_ns = 2 WHERE digest OPERATOR(public.=) '%NEWDIGEST%'::public.kidx_digest", 'refused' ],
 		# what runs refer to is never changed, deleted or truncated away
 		(map {
 			my $t = $_;
