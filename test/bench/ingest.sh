@@ -49,10 +49,35 @@ psql -X -q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE 
 q -c "CREATE EXTENSION kernelindex"
 q -c "CREATE TABLE plain (kernel_name text, kernel_provider text, kernel_operation_mode text, metric_name text, metric_unit text, x_name text, x_label text, x_value text, y_value_50 text, y_value_20 text, y_value_80 text, extra_benchmark_config_str text, gpu_name text, \"timestamp\" text, liger_version text)"
 
+export KIDX_BENCH_ERROR="$work/error"
 echo "== CSV in ($(thousands "$n") rows, $(du -h "$big" | cut -f1))"
 plain=$(timed "$db" "\\copy plain FROM '$big' WITH (FORMAT csv, HEADER MATCH)")
-load=$(timed "$db" "\\copy kernelindex.liger_rows FROM '$big' WITH (FORMAT csv, HEADER MATCH)")
 q -c "DROP TABLE plain"
+failed=""
+if ! load=$(timed "$db" "\\copy kernelindex.liger_rows FROM '$big' WITH (FORMAT csv, HEADER MATCH)"); then
+	# The figure is missed; the same rows loaded in smaller COPYs give the
+	# store the other figures are measured on.
+	failed="FAILED in one COPY: $(failure "$KIDX_BENCH_ERROR")"
+	echo "$failed"
+	wait_for_server || { echo "FAILED: the server did not come back"; exit 1; }
+	chunk=${KIDX_BENCH_CHUNK:-100000}
+	mkdir "$work/chunks"
+	tail -n +2 "$big" | split -l "$chunk" -d -a 4 - "$work/chunks/part-"
+	load=0
+	parts=0
+	for f in "$work"/chunks/part-*; do
+		{ head -n 1 "$big"; cat "$f"; } >"$f.csv"
+		rm -f "$f"
+		chmod 644 "$f.csv"
+		t=$(timed "$db" "\\copy kernelindex.liger_rows FROM '$f.csv' WITH (FORMAT csv, HEADER MATCH)") ||
+			{ echo "FAILED: a COPY of $(thousands "$chunk") rows failed too"; exit 1; }
+		rm -f "$f.csv"
+		load=$(awk -v a="$load" -v b="$t" 'BEGIN { printf "%.3f", a + b }')
+		parts=$((parts + 1))
+	done
+	failed="$failed; in $parts COPYs of $(thousands "$chunk") rows:"
+	echo "loaded in $parts COPYs of $(thousands "$chunk") rows: $load s"
+fi
 runs=$(q -At -c "SELECT count(*) FROM kernelindex.runs")
 sample=$(q -At -F ' ' -c "SELECT count(*), count(*) FILTER (WHERE kidx_resource_digest(kernelindex.run_document(digest) -> 'run') <> digest) FROM kernelindex.runs TABLESAMPLE BERNOULLI (0.2) REPEATABLE (1)")
 q -c "CREATE TABLE floor_runs (LIKE kernelindex.runs INCLUDING ALL)"
@@ -65,12 +90,24 @@ echo "sampled runs whose digest is not their document's: ${sample#* } of ${sampl
 [ "$runs" -eq "$n" ] || { echo "FAILED: $n rows gave $runs runs"; exit 1; }
 [ "${sample#* }" = 0 ] || { echo "FAILED: a sampled run's digest is not its document's"; exit 1; }
 r=$(ratio "$load" "$floor")
-result "CSV in: load / floor" "<= 2x" "${r}x ($(dur "$load") / $(dur "$floor"))" "$(at_most "$r" 2)"
+met=$(at_most "$r" 2)
+[ -z "$failed" ] || met=no
+result "CSV in: load / floor" "<= 2x" "${failed:+$failed }${r}x ($(dur "$load") / $(dur "$floor"))" "$met"
 r=$(ratio "$load" "$plain")
-result "CSV in: load / plain COPY" "<= 6x (4x moonshot)" "${r}x ($(dur "$load") / $(dur "$plain"))" "$(at_most "$r" 6)"
+met=$(at_most "$r" 6)
+[ -z "$failed" ] || met=no
+result "CSV in: load / plain COPY" "<= 6x (4x moonshot)" "${failed:+$failed }${r}x ($(dur "$load") / $(dur "$plain"))" "$met"
 
 echo "== documents out"
-out=$(timed "$db" "\\copy (SELECT document FROM kernelindex.documents) TO '$jsonl' WITH $jsonl_opts")
+if ! out=$(timed "$db" "\\copy (SELECT document FROM kernelindex.documents) TO '$jsonl' WITH $jsonl_opts"); then
+	why=$(failure "$KIDX_BENCH_ERROR")
+	echo "documents out failed: $why"
+	wait_for_server || { echo "FAILED: the server did not come back"; exit 1; }
+	result "documents out: COPY TO / jsonb COPY TO" "<= 3x" "FAILED: $why" no
+	result "documents in: COPY / jsonb COPY" "<= 5x" "not measured: no documents (documents out failed)" no
+	q -c "CREATE TABLE bench_no_documents ()"
+	exit 0
+fi
 lines=$(wc -l <"$jsonl")
 q -c "CREATE TABLE bench_documents (document jsonb)"
 plainjson=$(timed "$db" "\\copy bench_documents FROM '$jsonl' WITH $jsonl_opts")
@@ -88,7 +125,13 @@ result "documents out: COPY TO / jsonb COPY TO" "<= 3x" "${r}x ($(dur "$out") / 
 echo "== documents in"
 psql -X -q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $db2" -c "CREATE DATABASE $db2"
 psql -X -q -v ON_ERROR_STOP=1 -d "$db2" -c "CREATE EXTENSION kernelindex"
-docsin=$(timed "$db2" "\\copy kernelindex.documents FROM '$jsonl' WITH $jsonl_opts")
+if ! docsin=$(timed "$db2" "\\copy kernelindex.documents FROM '$jsonl' WITH $jsonl_opts"); then
+	why=$(failure "$KIDX_BENCH_ERROR")
+	echo "documents in failed: $why"
+	wait_for_server || { echo "FAILED: the server did not come back"; exit 1; }
+	result "documents in: COPY / jsonb COPY" "<= 5x" "FAILED in one COPY: $why" no
+	exit 0
+fi
 printf 'COPY of the lines into a jsonb table: %8.2f s\n' "$plainjson"
 printf 'COPY into kernelindex.documents:      %8.2f s\n' "$docsin"
 same=$(psql -X -At -d "$db2" -c "SELECT count(*) FROM kernelindex.runs")

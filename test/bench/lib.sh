@@ -46,13 +46,41 @@ upstream_csv() {
 now() { date +%s.%N; }
 
 # Seconds a psql command takes, after a checkpoint (so that none is paid for
-# the step before): timed DB SQL.
+# the step before): timed DB SQL.  Fails when the command fails, its error
+# in $KIDX_BENCH_ERROR (when set) as well as on stderr.
 timed() {
-	local db=$1 sql=$2 start
-	psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "CHECKPOINT" >/dev/null
+	local db=$1 sql=$2 start err rc=0
+	psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "CHECKPOINT" >/dev/null || return 1
+	err=$(mktemp)
 	start=$(now)
-	psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "$sql" >/dev/null
+	psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "$sql" >/dev/null 2>"$err" || rc=1
+	cat "$err" >&2
+	[ -z "${KIDX_BENCH_ERROR:-}" ] || cp "$err" "$KIDX_BENCH_ERROR"
+	rm -f "$err"
+	[ $rc = 0 ] || return 1
 	awk -v a="$start" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }'
+}
+
+# Why a statement failed, in a few words, from its error output: the
+# server's message and SQLSTATE where there is one.
+failure() {
+	local f=$1
+	if grep -q 'server closed the connection unexpectedly' "$f"; then
+		echo "the server process was lost (killed: out of memory?)"
+	else
+		sed -n 's/^\(psql:[^E]*\)\{0,1\}ERROR: *//p' "$f" | head -n 1 | cut -c1-80
+	fi
+}
+
+# Wait until the server accepts connections again (after a backend was
+# killed, the server restarts and recovers): up to 5 minutes.
+wait_for_server() {
+	local i
+	for i in $(seq 1 300); do
+		psql -X -q -d postgres -c "SELECT 1" >/dev/null 2>&1 && return 0
+		sleep 1
+	done
+	return 1
 }
 
 # The best of up to three timings of one statement, timed by psql in one
