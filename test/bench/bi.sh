@@ -62,10 +62,8 @@ for v in run_facts speedups; do
 	lead=$(q -At -c "SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0] WHERE i.indexrelid = 'kernelindex.$index'::regclass")
 	# The runs the filtered view returns, by digest, and the values of the
 	# index's leading column that reach them.
-	digests=""
-	for c in $(q -At -c "SELECT column_name FROM information_schema.columns WHERE table_schema = 'kernelindex' AND table_name = '$v' AND column_name IN ('run_digest', 'reference_run_digest')"); do
-		digests="$digests${digests:+ UNION }SELECT $c::kidx_digest FROM kernelindex.$v WHERE $filter"
-	done
+	cols=$(q -At -c "SELECT string_agg(column_name, ', ') FROM information_schema.columns WHERE table_schema = 'kernelindex' AND table_name = '$v' AND column_name IN ('run_digest', 'reference_run_digest')")
+	digests="SELECT unnest(ARRAY[$cols])::kidx_digest FROM kernelindex.$v WHERE $filter"
 	q -c "SET client_min_messages = warning" -c "DROP TABLE IF EXISTS bench_dashboard" \
 	  -c "CREATE TABLE bench_dashboard AS SELECT DISTINCT r.$lead FROM kernelindex.runs r WHERE r.digest IN ($digests)" \
 	  -c "ANALYZE bench_dashboard"
