@@ -249,22 +249,8 @@ demo)
 	;;
 bench)
 	start_cluster
-	psql -X -q -d postgres -c "CREATE DATABASE kidx_bench"
-	psql -X -q -d kidx_bench -c "CREATE EXTENSION kernelindex"
-	export PGDATABASE=kidx_bench KIDX_BENCH_DB=kidx_bench
-	KIDX_BENCH_RESULTS=$(mktemp /tmp/kidx-bench-results.XXXXXX)
-	export KIDX_BENCH_RESULTS
-	# ingest.sh leaves a million runs in kidx_bench for store.sh and bi.sh.
-	for b in canonical digest ingest store bi citus; do
-		[ -e "test/bench/$b.sh" ] || continue
-		log "benchmark test/bench/$b.sh"
-		bash "test/bench/$b.sh" || echo "benchmark $b.sh failed"
-	done
-	echo
-	echo "== make bench: every figure measured side by side in this run"
-	awk -F'|' 'BEGIN { printf "%-62s %-22s %-40s %s\n", "figure", "target", "measured", "met"; }
-		{ printf "%-62s %-22s %-40s %s\n", $1, $2, $3, $4 }' "$KIDX_BENCH_RESULTS"
-	rm -f "$KIDX_BENCH_RESULTS"
+	# Every benchmark on each data shape, then one table (test/bench/bench.sh).
+	bash test/bench/bench.sh
 	;;
 *)
 	echo "usage: $0 test|demo|bench" >&2

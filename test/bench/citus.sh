@@ -3,10 +3,9 @@
 # one plain server against a coordinator and two workers on loopback, all
 # four clusters started here with the same settings.
 #
-# - CSV in: LIGER_BENCH_ROWS (default 1,000,000) rows in Liger's format
-#   (generated as test/bench/ingest.sh does: the upstream file's rows over
-#   and over, each with its own timestamp) COPYed into
-#   kernelindex.liger_rows on each.
+# - CSV in: the file in KIDX_BENCH_CSV, else LIGER_BENCH_ROWS (default
+#   1,000,000) rows of the data shape KIDX_BENCH_SHAPE (default a) made by
+#   test/bench/generate.sh, COPYed into kernelindex.liger_rows on each.
 # - BI: a full read of kernelindex.speedups and the dashboard query of
 #   test/bench/bi.sh (speedups for one kernel and GPU), best of three each.
 #
@@ -26,9 +25,6 @@ if [ ! -e "$pkglibdir/citus.so" ]; then
 fi
 bindir=$(pg_config --bindir)
 
-csv=${KIDX_SHARED:-$here/../../../shared}/data/liger/all_benchmark_data.csv
-[ -r "$csv" ] || csv="$here/../data/liger_sample.csv"
-csv=$(cd "$(dirname "$csv")" && pwd)/$(basename "$csv")
 n=${LIGER_BENCH_ROWS:-1000000}
 db=kidx_citus
 work=$(mktemp -d /tmp/kidx-bench-citus.XXXXXX)
@@ -100,13 +96,13 @@ citus_version=$(on coordinator -d "$db" -At -c "SELECT extversion FROM pg_extens
 shards=$(on coordinator -d "$db" -At -c "SELECT count(*) FROM pg_dist_shard WHERE logicalrelid = 'kernelindex.runs'::regclass")
 echo "== one server on port ${ports[single]}; coordinator on ${ports[coordinator]}, workers on ${ports[worker1]} and ${ports[worker2]} (Citus $citus_version, $shards shards of runs)"
 
-echo "== generating $n Liger rows from $(basename "$csv")"
-on single -d "$db" <<SQL
-CREATE TEMP TABLE upstream (LIKE kernelindex.liger_rows);
-\\copy upstream FROM '$csv' WITH (FORMAT csv, HEADER MATCH)
-CREATE TEMP TABLE upstream_n AS SELECT row_number() OVER () AS ord, u.* FROM upstream u;
-\\copy (SELECT u.kernel_name, u.kernel_provider, u.kernel_operation_mode, u.metric_name, u.metric_unit, u.x_name, u.x_label, u.x_value, u.y_value_50, u.y_value_20, u.y_value_80, u.extra_benchmark_config_str, u.gpu_name, to_char(timestamp '2020-01-01' + g * interval '1 second', 'YYYY-MM-DD HH24:MI:SS') AS "timestamp", u.liger_version FROM generate_series(0, $n - 1) g JOIN upstream_n u ON u.ord = g % (SELECT count(*) FROM upstream_n) + 1 ORDER BY g) TO '$big' WITH (FORMAT csv, HEADER)
-SQL
+if [ -n "${KIDX_BENCH_CSV:-}" ]; then
+	big=$KIDX_BENCH_CSV
+else
+	PGHOST=127.0.0.1 PGPORT=${ports[single]} PGUSER=postgres PGDATABASE=$db \
+		bash "$here/generate.sh" "${KIDX_BENCH_SHAPE:-a}" "$n" "$big"
+fi
+n=$(($(wc -l <"$big") - 1))
 echo "file: $(($(wc -l <"$big") - 1)) rows, $(du -h "$big" | cut -f1)"
 
 # Seconds one statement takes on a node, after a checkpoint everywhere.
@@ -118,10 +114,12 @@ timed_on() {
 	awk -v a="$start" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'
 }
 # The best of three timings of one statement on a node, timed by psql in
-# one session.
+# one session: best_on NODE SQL [LIMIT] ("cut" past LIMIT seconds).
 best_on() {
-	on "$1" -d "$db" -c '\timing on' -c "$2" -c "$2" -c "$2" |
-		awk '/^Time:/ { t = $2 / 1000; if (b == "" || t < b) b = t } END { printf "%.2f", b }'
+	local out
+	out=$(on "$1" -d "$db" -c "SET statement_timeout = '${3:-0}s'" -c '\timing on' -c "$2" -c "$2" -c "$2" 2>&1) ||
+		{ grep -q 'statement timeout' <<<"$out" && echo cut && return 0; echo "$out" >&2; return 1; }
+	awk '/^Time:/ { t = $2 / 1000; if (b == "" || t < b) b = t } END { printf "%.6f", b }' <<<"$out"
 }
 
 echo "== CSV in"
@@ -136,7 +134,7 @@ printf 'coordinator + 2 workers: %8.2f s  (%d runs)\n' "$load_citus" "$runs_citu
 digests() { on "$1" -d "$db" -At -c "SELECT count(*), sum(hashtext(digest::text)::bigint) FROM kernelindex.runs"; }
 [ "$(digests single)" = "$(digests coordinator)" ] || { echo "FAILED: the runs differ"; exit 1; }
 r=$(ratio "$load_citus" "$load_single")
-result "Citus: CSV in, $n rows, coordinator + 2 workers / one server" "-" "${r}x ($load_citus s / $load_single s)" "-"
+result "Citus: CSV in, coordinator + 2 workers / one server" "-" "${r}x ($(dur "$load_citus") / $(dur "$load_single"))" "-"
 
 echo "== BI"
 for node in $nodes; do on "$node" -d "$db" -c "VACUUM ANALYZE"; done
@@ -146,13 +144,20 @@ filter="kernel = 'sparsemax' AND gpu = 'NVIDIA GeForce RTX 3090'"
 	{ echo "FAILED: speedups differ"; exit 1; }
 nspeedups=$(on single -d "$db" -At -c "SELECT count(*) FROM kernelindex.speedups")
 nkept=$(on single -d "$db" -At -c "SELECT count(*) FROM kernelindex.speedups WHERE $filter")
-for what in "full read of speedups ($nspeedups rows)|SELECT * FROM kernelindex.speedups" \
-	"dashboard: speedups for one kernel and GPU ($nkept rows)|SELECT * FROM kernelindex.speedups WHERE $filter"; do
+for what in "full read of speedups|$nspeedups|SELECT * FROM kernelindex.speedups" \
+	"dashboard: speedups for one kernel and GPU|$nkept|SELECT * FROM kernelindex.speedups WHERE $filter"; do
 	name=${what%%|*}
-	sql="\\copy (${what#*|}) TO '/dev/null'"
+	rows=${what#*|}
+	rows=${rows%%|*}
+	sql="\\copy (${what##*|}) TO '/dev/null'"
 	t_single=$(best_on single "$sql")
-	t_citus=$(best_on coordinator "$sql")
-	r=$(ratio "$t_citus" "$t_single")
-	echo "$name: one server $t_single s, coordinator + 2 workers $t_citus s"
-	result "Citus: $name, coordinator + 2 workers / one server" "-" "${r}x ($t_citus s / $t_single s)" "-"
+	limit=$(limit_for 5 "$t_single")
+	t_citus=$(best_on coordinator "$sql" "$limit")
+	echo "$name ($rows rows): one server $t_single s, coordinator + 2 workers $t_citus s"
+	if [ "$t_citus" = cut ]; then
+		result "Citus: $name, coordinator + 2 workers / one server" "-" "> $(ratio "$limit" "$t_single")x (cut at $(dur "$limit") / $(dur "$t_single"), $(thousands "$rows") rows)" "-"
+	else
+		r=$(ratio "$t_citus" "$t_single")
+		result "Citus: $name, coordinator + 2 workers / one server" "-" "${r}x ($(dur "$t_citus") / $(dur "$t_single"), $(thousands "$rows") rows)" "-"
+	fi
 done

@@ -2,19 +2,129 @@
 #
 # Every benchmark measures ratios side by side in one run on one cluster
 # (the libpq variables point at it) and records each figure with result(),
-# which test/run.sh prints as one table at the end of `make bench`.
+# which table() prints at the end of `make bench` (test/bench/bench.sh):
+# figure, target, the figure measured on each data shape, met.
+#
+# The benchmarks address the store through its public names only
+# (kernelindex.liger_rows, documents, runs and its columns
+# comparability_key and digest, run_document(), the BI views).  What they
+# must know of the store's own tables is in one place, just below.
+
+# --- STORE-SPECIFIC: the one place that names the store's tables ---------
+# The relations whose bytes make up "the store" for the bytes-per-run
+# figure (store.sh): kernelindex.runs, and every table runs refer to.
+# When the store's tables change, this line is the one to change.
+KIDX_STORE_TABLES="runs run_series comparability_keys protocols environments workloads implementations"
+# --------------------------------------------------------------------------
+
+# The data shapes (SPEC section 9), by letter: what test/bench/generate.sh
+# makes of the upstream file.
+shape_name() {
+	case "$1" in
+	a) echo bench ;;
+	b) echo release ;;
+	c) echo upstream ;;
+	*) echo "unknown shape '$1' (a, b or c)" >&2; return 1 ;;
+	esac
+}
+KIDX_ALL_SHAPES="a b c"
+
+# The upstream file as an absolute path in $csv: ../shared's, else the
+# sample committed in test/data, saying so.
+upstream_csv() {
+	local here
+	here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+	csv=${KIDX_SHARED:-$here/../../../shared}/data/liger/all_benchmark_data.csv
+	if [ ! -r "$csv" ]; then
+		csv="$here/../data/liger_sample.csv"
+		echo "note: ../shared is absent: the data shapes are made from test/data/liger_sample.csv ($(($(wc -l <"$csv") - 1)) rows), not from the upstream file" >&2
+	fi
+	csv=$(cd "$(dirname "$csv")" && pwd)/$(basename "$csv")
+}
 
 # Seconds since the epoch, with nanoseconds.
 now() { date +%s.%N; }
 
 # Seconds a psql command takes, after a checkpoint (so that none is paid for
-# the step before): timed DB SQL.
+# the step before): timed DB SQL.  Fails when the command fails, its error
+# in $KIDX_BENCH_ERROR (when set) as well as on stderr.
 timed() {
-	local db=$1 sql=$2 start
-	psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "CHECKPOINT" >/dev/null
+	local db=$1 sql=$2 start err rc=0
+	psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "CHECKPOINT" >/dev/null || return 1
+	err=$(mktemp)
 	start=$(now)
-	psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "$sql" >/dev/null
+	psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "$sql" >/dev/null 2>"$err" || rc=1
+	cat "$err" >&2
+	[ -z "${KIDX_BENCH_ERROR:-}" ] || cp "$err" "$KIDX_BENCH_ERROR"
+	rm -f "$err"
+	[ $rc = 0 ] || return 1
 	awk -v a="$start" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }'
+}
+
+# Why a statement failed, in a few words, from its error output: the
+# server's message and SQLSTATE where there is one.
+failure() {
+	local f=$1
+	if grep -q 'server closed the connection unexpectedly' "$f"; then
+		echo "the server process was lost (killed: out of memory?)"
+	else
+		sed -n 's/^\(psql:[^E]*\)\{0,1\}ERROR: *//p' "$f" | head -n 1 | cut -c1-80
+	fi
+}
+
+# Wait until the server accepts connections again (after a backend was
+# killed, the server restarts and recovers): up to 5 minutes.
+wait_for_server() {
+	local i
+	for i in $(seq 1 300); do
+		psql -X -q -d postgres -c "SELECT 1" >/dev/null 2>&1 && return 0
+		sleep 1
+	done
+	return 1
+}
+
+# The best of up to three timings of one statement, timed by psql in one
+# session (no connection set-up in the figure): best DB LIMIT SQL prints
+# the seconds and the rows a \copy wrote (- for other statements).  A
+# statement that runs past LIMIT seconds is cancelled and the answer is
+# "cut -"; one that takes over 10 s is not repeated.
+best() {
+	local db=$1 limit=$2 sql=$3 out
+	psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "CHECKPOINT" >/dev/null
+	out=$(psql -X -d "$db" -c "SET statement_timeout = '${limit}s'" -c '\timing on' -c "$sql" 2>&1) || true
+	if grep -q 'canceling statement due to statement timeout' <<<"$out"; then
+		echo "cut -"
+		return 0
+	fi
+	if grep -q 'ERROR' <<<"$out"; then
+		echo "best: $sql: $out" >&2
+		return 1
+	fi
+	if ! awk '/^Time:/ { t = $2 / 1000 } END { exit !(t > 10) }' <<<"$out"; then
+		out="$out
+$(psql -X -v ON_ERROR_STOP=1 -d "$db" -c '\timing on' -c "$sql" -c "$sql")"
+	fi
+	awk '/^Time:/ { t = $2 / 1000; if (b == "" || t < b) b = t }
+		/^COPY [0-9]+$/ { n = $2 }
+		END { printf "%.6f %s\n", b, (n == "" ? "-" : n) }' <<<"$out"
+}
+
+# How long a timed statement may run, in seconds, when its target is
+# TARGET times a BASELINE measured in the same run: 3 x TARGET x BASELINE,
+# at least KIDX_BENCH_TIMEOUT (60 s).  A statement cut there misses its
+# target by more than 3x whatever the machine's speed.
+limit_for() {
+	awk -v t="$1" -v b="$2" -v m="${KIDX_BENCH_TIMEOUT:-60}" \
+		'BEGIN { l = 3 * t * b; if (l < m) l = m; printf "%d", l + 1 }'
+}
+
+# A duration in seconds for a table cell: 17.2 ms, 2.40 s, 123 s.
+dur() {
+	awk -v t="$1" 'BEGIN {
+		if (t !~ /^[0-9.]+$/) print t
+		else if (t < 1) printf "%.1f ms", 1000 * t
+		else if (t < 100) printf "%.2f s", t
+		else printf "%.0f s", t }'
 }
 
 # The ratio a / b with two decimals.
@@ -23,8 +133,78 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 # yes if value <= limit, else no.
 at_most() { awk -v v="$1" -v l="$2" 'BEGIN { print (v <= l) ? "yes" : "no" }'; }
 
-# Record one figure: name, target, measured, met (yes/no).
+# A number with thousands separators.
+thousands() { sed -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|[^0-9]\)/\1,\2\3/' -e 'ta' <<<"$1"; }
+
+# Record one figure: name, target, measured, met (yes/no/-), for the data
+# shape in KIDX_BENCH_SHAPE (none: a figure that does not depend on data).
 result() {
-	printf '%s|%s|%s|%s\n' "$1" "$2" "$3" "$4" >>"${KIDX_BENCH_RESULTS:-/dev/null}"
-	printf 'result: %s: %s (target %s): %s\n' "$1" "$3" "$2" "$4"
+	printf 'result|%s|%s|%s|%s|%s\n' "${KIDX_BENCH_SHAPE:--}" "$1" "$2" "$3" "$4" \
+		>>"${KIDX_BENCH_RESULTS:-/dev/null}"
+	printf 'result%s: %s: %s (target %s): %s\n' "${KIDX_BENCH_SHAPE:+ ($KIDX_BENCH_SHAPE)}" "$1" "$3" "$2" "$4"
+}
+
+# Record one fact about the data of the shape in KIDX_BENCH_SHAPE: name,
+# value (the table prints the facts first).
+fact() {
+	printf 'fact|%s|%s|-|%s|-\n' "${KIDX_BENCH_SHAPE:--}" "$1" "$2" >>"${KIDX_BENCH_RESULTS:-/dev/null}"
+	printf 'data%s: %s: %s\n' "${KIDX_BENCH_SHAPE:+ ($KIDX_BENCH_SHAPE)}" "$1" "$2"
+}
+
+# Print the recorded figures as one table: figure, target, the value on
+# each shape of SHAPES, met.  A figure that depends on data is met only
+# when it is met on all three shapes.
+table() {
+	local results=$1 shapes=$2
+	awk -F'|' -v shapes="$shapes" -v all="$KIDX_ALL_SHAPES" '
+	BEGIN {
+		ns = split(shapes, sh, " "); na = split(all, al, " ")
+		names["a"] = "(a) bench"; names["b"] = "(b) release"; names["c"] = "(c) upstream"
+	}
+	{
+		key = $1 "|" $3
+		if (!(key in seen)) { seen[key] = 1; order[++n] = key; kind[key] = $1; fig[key] = $3; tgt[key] = $4 }
+		val[key, $2] = $5; met[key, $2] = $6
+	}
+	function cell(s) { gsub(/\|/, "/", s); return s }
+	END {
+		head = "| figure | target"
+		for (i = 1; i <= ns; i++) head = head " | " names[sh[i]]
+		head = head " | met |"
+		print head
+		sep = "| --- | ---"
+		for (i = 1; i <= ns; i++) sep = sep " | ---"
+		print sep " | --- |"
+		for (pass = 1; pass <= 2; pass++)
+		for (k = 1; k <= n; k++) {
+			key = order[k]
+			if ((pass == 1) != (kind[key] == "fact")) continue
+			line = "| " cell(fig[key]) " | " cell(tgt[key])
+			if ((key, "-") in val) {
+				# measured once, whatever the data
+				line = line " | " cell(val[key, "-"])
+				for (i = 2; i <= ns; i++) line = line " | (any data)"
+				m = met[key, "-"]
+			} else {
+				yes = 0; no = ""; missing = ""
+				for (i = 1; i <= ns; i++) {
+					v = ((key, sh[i]) in val) ? val[key, sh[i]] : "not measured"
+					line = line " | " cell(v)
+					if (met[key, sh[i]] == "yes") yes++
+					else if ((key, sh[i]) in met) no = no (no == "" ? "" : ", ") sh[i]
+				}
+				for (j = 1; j <= na; j++) {
+					got = 0
+					for (i = 1; i <= ns; i++) if (sh[i] == al[j] && (key, al[j]) in val) got = 1
+					if (!got) missing = missing (missing == "" ? "" : ", ") al[j]
+				}
+				if (kind[key] == "fact" || tgt[key] == "-") m = "-"
+				else if (no != "" && met[key, substr(no, 1, 1)] == "-") m = "-"
+				else if (no != "") m = "no (" no ")"
+				else if (missing != "") m = "not on " missing
+				else m = "yes"
+			}
+			print line " | " m " |"
+		}
+	}' "$results"
 }
