@@ -190,8 +190,9 @@ for my $round (1 .. 3)
 	note "pgbench round $round output:\n$out";
 	note "pgbench stderr:\n$err" if $err ne '';
 	ok($ok, "pgbench round $round exits 0");
-	like($out, qr/number of transactions actually processed: \d+/, "pgbench round $round ran to the end");
-	like($out, qr/number of failed transactions: 0 /, "pgbench round $round: no failed transaction");
+	# (Anchored: each script's own lines say "number of failed transactions" too.)
+	like($out, qr/^number of transactions actually processed: \d+/m, "pgbench round $round ran to the end");
+	like($out, qr/^number of failed transactions: 0 /m, "pgbench round $round: no failed transaction");
 	unlike("$out$err", qr/aborted|ERROR|deadlock/i, "pgbench round $round: no client aborted, no error, no deadlock");
 	while ($out =~ /SQL script \d+: (\S+)\n - weight: \d+ \([^)]*\)\n - (\d+) transactions/g)
 	{
@@ -206,11 +207,20 @@ for my $f (sort keys %script_of)
 }
 
 my $log = slurp_file($node->logfile);
-# (autovacuum cancelled for a lock is logged as an ERROR, but is no
-# client's error: it is counted apart.)
+# Two kinds of autovacuum trouble are no client's error, and are counted
+# apart: a task cancelled for a lock a client wants (logged as an ERROR),
+# and, on a loaded machine, a worker slower to start than the naptime (1 s):
+# the launcher gives up on it ("took too long to start; canceled", a
+# WARNING) and starts another, and the late one may then find no free slot
+# and log "FATAL:  sorry, too many clients already", once per give-up at
+# most.  (A client refused so would fail pgbench or the test itself.)
 my @cancelled = $log =~ /ERROR:\s+canceling autovacuum task/g;
 note 'autovacuum tasks cancelled: ' . scalar @cancelled;
+my $slow = () = $log =~ /WARNING:\s+autovacuum worker took too long to start; canceled/g;
 my @errors = grep { !/canceling autovacuum task/ } $log =~ /^.*(?:ERROR|FATAL|PANIC):.*$/mg;
+my $refused = grep { /FATAL:\s+sorry, too many clients already/ } @errors;
+note "autovacuum workers given up on for a slow start: $slow; \"too many clients\" FATALs: $refused";
+@errors = grep { !/FATAL:\s+sorry, too many clients already/ } @errors if $refused <= $slow;
 note "server log errors:\n" . join("\n", @errors) if @errors;
 is(scalar @errors, 0, 'no ERROR, FATAL or PANIC in the server log');
 unlike($log, qr/deadlock detected/, 'no deadlock in the server log');
