@@ -36,8 +36,10 @@ else
 fi
 export PG_CONFIG
 
-# Seconds between two progress lines of a long, quiet step.
+# Seconds between two progress lines of a long, quiet step (apt-get, npm),
+# and of a long TAP test.
 BEAT=5
+TAP_BEAT=30
 
 log() { printf '== %s\n' "$*"; }
 
@@ -351,7 +353,7 @@ tap_explain() {
 # their data are copied there: the clone may sit where that user cannot
 # read (under /root, say).
 tap() {
-	local dir=$1 pgxs_dir perl_lib t name rc=0 trc start envs=() v
+	local dir=$1 pgxs_dir perl_lib t name rc=0 trc start envs=() v pid last
 	shift
 	pgxs_dir=$(dirname "$("$PG_CONFIG" --pgxs)")/..
 	perl_lib=$(cd "$pgxs_dir/test/perl" && pwd)
@@ -373,7 +375,19 @@ tap() {
 		as_pg "$dir" env PATH="$PATH" TMPDIR="$dir/tmp" TESTDIR="$dir" \
 			PG_REGRESS="$pgxs_dir/test/regress/pg_regress" \
 			KIDX_TOP="$dir/top" KIDX_SHARED="$dir/shared" "${envs[@]}" \
-			prove -v --merge -I "$perl_lib" "$dir/top/test/t/$name.pl" >"$dir/$name.out" 2>&1 || trc=$?
+			prove -v --merge -I "$perl_lib" "$dir/top/test/t/$name.pl" >"$dir/$name.out" 2>&1 &
+		pid=$!
+		last=$SECONDS
+		# A line every TAP_BEAT seconds while a long test runs.
+		while kill -0 "$pid" 2>/dev/null; do
+			sleep 1
+			if [ $((SECONDS - last)) -ge "$TAP_BEAT" ]; then
+				printf '   %-24s running, %d s, %s tests passed so far\n' "$name.pl" \
+					$((SECONDS - start)) "$(grep -c -E '^ok [0-9]+' "$dir/$name.out" || true)"
+				last=$SECONDS
+			fi
+		done
+		wait "$pid" || trc=$?
 		if [ "$trc" -eq 0 ] && grep -q '^1\.\.0 # [Ss]kip' "$dir/$name.out"; then
 			printf '   %-24s skipped: %s\n' "$name.pl" "$(sed -n 's/^1\.\.0 # [Ss][Kk][Ii][Pp] *//p' "$dir/$name.out" | head -n 1)"
 		elif [ "$trc" -eq 0 ]; then
