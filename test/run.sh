@@ -318,8 +318,8 @@ check() {
 regress() {
 	local rc=0
 	rm -rf results regression.out regression.diffs
-	make -s installcheck 2> >(grep -v '^make\[[0-9]*\]: \*\*\* \[.*installcheck\] Error' >&2) || rc=$?
-	wait $!
+	{ make -s installcheck 2>&1 1>&3 3>&- \
+		| { grep -v -E '^make(\[[0-9]+\])?: \*\*\* \[.*installcheck\] Error' >&2 || true; }; } 3>&1 || rc=$?
 	if [ "$rc" -eq 0 ]; then
 		rm -rf results regression.out regression.diffs
 		return 0
