@@ -353,7 +353,7 @@ tap_explain() {
 # their data are copied there: the clone may sit where that user cannot
 # read (under /root, say).
 tap() {
-	local dir=$1 pgxs_dir perl_lib t name rc=0 trc start envs=() v pid last
+	local dir=$1 pgxs_dir perl_lib t name rc=0 trc start envs=() v pid last oks
 	shift
 	pgxs_dir=$(dirname "$("$PG_CONFIG" --pgxs)")/..
 	perl_lib=$(cd "$pgxs_dir/test/perl" && pwd)
@@ -382,14 +382,16 @@ tap() {
 		while kill -0 "$pid" 2>/dev/null; do
 			sleep 1
 			if [ $((SECONDS - last)) -ge "$TAP_BEAT" ]; then
+				# (The test's own log has its TAP lines at once; prove's output comes in blocks.)
+				oks=$(grep -s -c -E '^(\[[^]]*\]\([^)]*\) )?ok [0-9]+' "$dir/tmp_check/log/regress_log_$name" || true)
 				printf '   %-24s running, %d s, %s tests passed so far\n' "$name.pl" \
-					$((SECONDS - start)) "$(grep -c -E '^ok [0-9]+' "$dir/$name.out" || true)"
+					$((SECONDS - start)) "${oks:-0}"
 				last=$SECONDS
 			fi
 		done
 		wait "$pid" || trc=$?
-		if [ "$trc" -eq 0 ] && grep -q '^1\.\.0 # [Ss]kip' "$dir/$name.out"; then
-			printf '   %-24s skipped: %s\n' "$name.pl" "$(sed -n 's/^1\.\.0 # [Ss][Kk][Ii][Pp] *//p' "$dir/$name.out" | head -n 1)"
+		if [ "$trc" -eq 0 ] && grep -q '\.pl \.\. skipped: ' "$dir/$name.out"; then
+			printf '   %-24s skipped: %s\n' "$name.pl" "$(sed -n 's/.*\.pl \.\. skipped: //p' "$dir/$name.out" | head -n 1)"
 		elif [ "$trc" -eq 0 ]; then
 			printf '   %-24s ok, %s tests, %d s\n' "$name.pl" \
 				"$(sed -n 's/^Files=[0-9]*, Tests=\([0-9]*\),.*/\1/p' "$dir/$name.out")" $((SECONDS - start))
