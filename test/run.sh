@@ -339,11 +339,11 @@ tap_explain() {
 		grep -v -E '^ok [0-9]+' "$out"
 	else
 		echo "    (only each failure with the 15 lines before it and its diagnostics)"
-		grep -v -E '^ok [0-9]+' "$out" | grep -B 15 -A 6 -E '^not ok|^Bail out!|^# Looks like' | head -n 150
+		grep -v -E '^ok [0-9]+' "$out" | grep -B 15 -A 6 -E '^not ok|^Bail ?out|Bailout called|^# Looks like' | head -n 150
 	fi
 	echo "--- ERROR, FATAL and PANIC entries of its servers' logs:"
 	for f in "$dir"/tmp_check/log/"$name"_*.log; do
-		[ -e "$f" ] && log_errors "$f" 0 10
+		if [ -e "$f" ]; then log_errors "$f" 0 10; else echo "    (it started no server)"; fi
 	done
 	echo "--- its logs and clusters: $dir/tmp_check (regress_log_$name: every command it ran)"
 }
@@ -353,7 +353,7 @@ tap_explain() {
 # their data are copied there: the clone may sit where that user cannot
 # read (under /root, say).
 tap() {
-	local dir=$1 pgxs_dir perl_lib t name rc=0 trc start envs=() v pid last oks
+	local dir=$1 pgxs_dir perl_lib t name rc=0 trc start envs=() v pid last oks nok why
 	shift
 	pgxs_dir=$(dirname "$("$PG_CONFIG" --pgxs)")/..
 	perl_lib=$(cd "$pgxs_dir/test/perl" && pwd)
@@ -397,9 +397,13 @@ tap() {
 				"$(sed -n 's/^Files=[0-9]*, Tests=\([0-9]*\),.*/\1/p' "$dir/$name.out")" $((SECONDS - start))
 		else
 			rc=1
-			printf '   %-24s FAILED after %d s: %s failed tests, the first: %s\n' "$name.pl" \
-				$((SECONDS - start)) "$(grep -c -E '^not ok' "$dir/$name.out")" \
-				"$(grep -m 1 -E '^not ok|^Bail out' "$dir/$name.out" || echo "none (the test died: see below)")"
+			nok=$(grep -c -E '^not ok' "$dir/$name.out" || true)
+			if [ "$nok" -gt 0 ]; then
+				why="$nok failed tests, the first: $(grep -m 1 -E '^not ok' "$dir/$name.out")"
+			else
+				why=$(grep -m 1 -E '^Bail ?out|Bailout called' "$dir/$name.out" || echo "it died (see below)")
+			fi
+			printf '   %-24s FAILED after %d s: %s\n' "$name.pl" $((SECONDS - start)) "$why"
 			tap_explain "$dir" "$name" >>"$DETAILS"
 		fi
 	done
