@@ -89,7 +89,7 @@ finish() {
 	if [ "$rc" -eq 0 ]; then
 		rm -rf "$WORK"
 		[ "$hsperf_ours" = 0 ] || rmdir "$hsperf" 2>/dev/null || true
-	else
+	elif ! rmdir "$WORK" 2>/dev/null; then
 		echo "kept for inspection: $WORK"
 	fi
 }
