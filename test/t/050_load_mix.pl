@@ -1,11 +1,12 @@
-# Concurrency under load (issue 12, part 4).  pgbench runs 8 clients for a
-# bounded time over a mix of Liger CSV loads of overlapping files (some in
-# upstream order, some reversed or shuffled), document loads of overlapping
-# JSON-lines files (sharing runs with the CSV files too), and readers of the
-# BI views and of run_document.  Under READ COMMITTED nothing may fail: no
-# failed or aborted transaction, no ERROR and no deadlock in the server log.
-# Afterwards no resource is stored twice and the store equals one serial load
-# of the union of all the files in a fresh database.
+# Concurrency under load (issue 12, part 4).  pgbench runs 8 clients
+# (KIDX_LOAD_MIX_CLIENTS) for a bounded time (30 s, KIDX_LOAD_MIX_SECONDS)
+# over a mix of Liger CSV loads of overlapping files (some in upstream order,
+# some reversed or shuffled), document loads of overlapping JSON-lines files
+# (sharing runs with the CSV files too), and readers of the BI views and of
+# run_document.  Under READ COMMITTED nothing may fail: no failed or aborted
+# transaction, no ERROR and no deadlock in the server log.  Afterwards no
+# resource is stored twice and the store equals one serial load of the union
+# of all the files in a fresh database.
 use strict;
 use warnings;
 
@@ -25,7 +26,7 @@ my $base = "$shared/data/liger/all_benchmark_data.csv";
 $base = "$top/test/data/liger_sample.csv" unless -r $base;
 die "$base absent" unless -r $base;
 my $seconds = $ENV{KIDX_LOAD_MIX_SECONDS} // 30;
-my $clients = 8;
+my $clients = $ENV{KIDX_LOAD_MIX_CLIENTS} // 8;
 
 my $dir = PostgreSQL::Test::Utils::tempdir();
 srand(12);
@@ -95,16 +96,23 @@ for my $i (0 .. $#csv)
 my $node = PostgreSQL::Test::Cluster->new('load_mix');
 $node->init;
 $node->append_conf('postgresql.conf',
-	"deadlock_timeout = 100ms\nlog_lock_waits = on\nmax_connections = 40\nlog_statement = none\n"
+	"deadlock_timeout = 100ms\nlog_lock_waits = on\nmax_connections = " . ($clients + 32) . "\nlog_statement = none\n"
 	  # autovacuum analyzes (and vacuums) the growing tables during the mix,
 	  # as it would on a live server: readers get plans, vacuum joins the mix
 	  . "autovacuum_naptime = 1s\nlog_autovacuum_min_duration = 0\n");
 $node->start;
 
+# From template0: CREATE DATABASE terminates the autovacuum workers
+# connected to its template, each logging "FATAL:  terminating autovacuum
+# process due to administrator command", and with a naptime of 1 s one is
+# often in template1 (right after start, analyzing the catalogs initdb left,
+# for 0.1 s or, under load, much longer): noise that the check of the server
+# log below took for an error (issue 20).  Autovacuum never enters
+# template0, which accepts no connections.
 sub new_db
 {
 	my ($db) = @_;
-	$node->safe_psql('postgres', "CREATE DATABASE $db");
+	$node->safe_psql('postgres', "CREATE DATABASE $db TEMPLATE template0");
 	$node->safe_psql($db, 'CREATE EXTENSION kernelindex');
 }
 
@@ -185,8 +193,9 @@ for my $round (1 .. 3)
 	note "pgbench round $round output:\n$out";
 	note "pgbench stderr:\n$err" if $err ne '';
 	ok($ok, "pgbench round $round exits 0");
-	like($out, qr/number of transactions actually processed: \d+/, "pgbench round $round ran to the end");
-	like($out, qr/number of failed transactions: 0 /, "pgbench round $round: no failed transaction");
+	# (Anchored: each script's own lines say "number of failed transactions" too.)
+	like($out, qr/^number of transactions actually processed: \d+/m, "pgbench round $round ran to the end");
+	like($out, qr/^number of failed transactions: 0 /m, "pgbench round $round: no failed transaction");
 	unlike("$out$err", qr/aborted|ERROR|deadlock/i, "pgbench round $round: no client aborted, no error, no deadlock");
 	while ($out =~ /SQL script \d+: (\S+)\n - weight: \d+ \([^)]*\)\n - (\d+) transactions/g)
 	{
@@ -201,11 +210,20 @@ for my $f (sort keys %script_of)
 }
 
 my $log = slurp_file($node->logfile);
-# (autovacuum cancelled for a lock is logged as an ERROR, but is no
-# client's error: it is counted apart.)
+# Two kinds of autovacuum trouble are no client's error, and are counted
+# apart: a task cancelled for a lock a client wants (logged as an ERROR),
+# and, on a loaded machine, a worker slower to start than the naptime (1 s):
+# the launcher gives up on it ("took too long to start; canceled", a
+# WARNING) and starts another, and the late one may then find no free slot
+# and log "FATAL:  sorry, too many clients already", once per give-up at
+# most.  (A client refused so would fail pgbench or the test itself.)
 my @cancelled = $log =~ /ERROR:\s+canceling autovacuum task/g;
 note 'autovacuum tasks cancelled: ' . scalar @cancelled;
+my $slow = () = $log =~ /WARNING:\s+autovacuum worker took too long to start; canceled/g;
 my @errors = grep { !/canceling autovacuum task/ } $log =~ /^.*(?:ERROR|FATAL|PANIC):.*$/mg;
+my $refused = grep { /FATAL:\s+sorry, too many clients already/ } @errors;
+note "autovacuum workers given up on for a slow start: $slow; \"too many clients\" FATALs: $refused";
+@errors = grep { !/FATAL:\s+sorry, too many clients already/ } @errors if $refused <= $slow;
 note "server log errors:\n" . join("\n", @errors) if @errors;
 is(scalar @errors, 0, 'no ERROR, FATAL or PANIC in the server log');
 unlike($log, qr/deadlock detected/, 'no deadlock in the server log');
