@@ -85,7 +85,7 @@ suite_counts() {
 	local f=$1 p fl sk
 	p=$(sed -n 's/^suites: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$f" | tail -n 1)
 	fl=$(sed -n 's/^suites: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$f" | tail -n 1)
-	sk=$(grep -cE '^\S+\.pl \.+ skipped' "$f")
+	sk=$(grep -cE '^ *[^ ]+\.pl +skipped: ' "$f")
 	echo "${p:-0} ${fl:-1} ${sk:-0}"
 }
 
