@@ -227,12 +227,16 @@ start_cluster() {
 		maintenance_work_mem = 512MB
 		lc_messages = 'C'
 	EOF
-	local port tries=0
+	local port tries=0 mem
+	# A server process may use at most half the machine's memory: a
+	# statement that would take more fails with "out of memory" (53200)
+	# instead of the kernel's OOM killer taking the machine's processes.
+	mem=$(awk '/^MemTotal:/ { print int($2 / 2) }' /proc/meminfo)
 	while :; do
 		port=$((20000 + RANDOM % 40000))
 		if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-			if as_pg "$CLUSTER_DIR" pg_ctl -D "$CLUSTER_DIR/data" -o "-p $port" \
-				-l "$CLUSTER_DIR/server.log" -w -s start; then
+			if (ulimit -v "$mem" && as_pg "$CLUSTER_DIR" pg_ctl -D "$CLUSTER_DIR/data" -o "-p $port" \
+				-l "$CLUSTER_DIR/server.log" -w -s start); then
 				break
 			fi
 		fi

@@ -8,14 +8,22 @@
 # The benchmarks address the store through its public names only
 # (kernelindex.liger_rows, documents, runs and its columns
 # comparability_key and digest, run_document(), the BI views).  What they
-# must know of the store's own tables is in one place, just below.
+# must know of the store's own tables comes from the extension, just below.
 
-# --- STORE-SPECIFIC: the one place that names the store's tables ---------
 # The relations whose bytes make up "the store" for the bytes-per-run
-# figure (store.sh): kernelindex.runs, and every table runs refer to.
-# When the store's tables change, this line is the one to change.
-KIDX_STORE_TABLES="runs run_series comparability_keys protocols environments workloads implementations"
-# --------------------------------------------------------------------------
+# figure (store.sh): kernelindex.runs, every table it refers to (the
+# extension lists them: kernelindex.run_references()) and every table those
+# refer to by foreign key (the resources of a comparability key).  The
+# store's layout is not spelled here.
+KIDX_STORE_TABLES_SQL="
+WITH RECURSIVE t(rel) AS (
+	SELECT 'kernelindex.runs'::regclass
+	UNION
+	SELECT ('kernelindex.' || r.table_name)::regclass FROM kernelindex.run_references() r
+	UNION
+	SELECT c.confrelid::regclass FROM t JOIN pg_constraint c ON c.conrelid = t.rel AND c.contype = 'f'
+)
+SELECT rel::text FROM t ORDER BY rel::text COLLATE \"C\""
 
 # The data shapes (SPEC section 9), by letter: what test/bench/generate.sh
 # makes of the upstream file.
