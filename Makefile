@@ -36,7 +36,7 @@ OBJS = \
 DATA_built = sql/$(EXTENSION)--$(EXTVERSION).sql
 
 # pg_regress suites: inputs sql/NAME.sql, expected output expected/NAME.out.
-REGRESS = digest canonical units store documents liger liger_catalog bi objects
+REGRESS = digest canonical units store documents liger liger_catalog bi objects citus_forms
 REGRESS_OPTS = --load-extension=$(EXTENSION)
 
 PG_CPPFLAGS = -I$(srcdir)/src

@@ -95,7 +95,7 @@ SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod) AS type
 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
 JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0
 WHERE n.nspname = 'kernelindex' AND c.relkind = 'v'
-  AND c.relname NOT IN ('documents', 'liger_rows', 'run_bundles')
+  AND c.relname NOT IN ('documents', 'liger_rows', 'run_bundles', 'run_bundles_citus')
   AND (format_type(a.atttypid, a.atttypmod) NOT IN ('text', 'bigint', 'integer', 'numeric',
 		'double precision', 'timestamp with time zone', 'boolean')
 	   OR a.attname !~ '^[a-z][a-z0-9_]*$')

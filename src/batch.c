@@ -758,6 +758,7 @@ typedef struct RunsBuffer
 	MemoryContext cxt;			/* its rows; reset when written */
 	SPIPlanPtr	plan;
 	bool		existing;		/* runs of keys stored before */
+	bool		counted;		/* the INSERT returns the count it stored */
 	Datum	   *rows;			/* composite datums of runs rows */
 	int64	   *ords;			/* for messages */
 	ExternalParts *externals;	/* for messages */
@@ -829,6 +830,7 @@ writer_open(RunsWriter *w, Batch *b)
 {
 	Oid			relid = get_relname_relid("runs", get_namespace_oid("kernelindex", false));
 	Oid			argtypes[1];
+	bool		distributed = kidx_distributed("runs");
 	int			k;
 
 	memset(w, 0, sizeof(*w));
@@ -842,12 +844,21 @@ writer_open(RunsWriter *w, Batch *b)
 	for (k = 0; k < 2; k++)
 	{
 		RunsBuffer *buf = &w->buf[k];
+		/*
+		 * (On Citus the rows stored are counted from RETURNING: Citus counts
+		 * the rows an INSERT ... SELECT ... ON CONFLICT sends to the shards,
+		 * and SPI refuses a RETURNING of fewer rows than that count.)
+		 */
 		const char *sql = k == 0 ?
 		"INSERT INTO kernelindex.runs SELECT u.* FROM pg_catalog.unnest($1) AS u" :
+		distributed ?
+		"WITH i AS (INSERT INTO kernelindex.runs SELECT u.* FROM pg_catalog.unnest($1) AS u"
+		" ON CONFLICT (comparability_key, digest) DO NOTHING RETURNING 1) SELECT pg_catalog.count(*) FROM i" :
 		"INSERT INTO kernelindex.runs SELECT u.* FROM pg_catalog.unnest($1) AS u"
 		" ON CONFLICT (comparability_key, digest) DO NOTHING";
 
 		buf->existing = k == 1;
+		buf->counted = k == 1 && distributed;
 		buf->cxt = AllocSetContextCreate(b->cxt, "kernelindex runs to write",
 										 ALLOCSET_DEFAULT_SIZES);
 		buf->rows = MemoryContextAlloc(b->cxt, sizeof(Datum) * w->cap);
@@ -953,7 +964,14 @@ writer_flush(RunsWriter *w, Batch *b, RunsBuffer *buf)
 		}
 		PG_END_TRY();
 	}
-	w->stored += SPI_processed;
+	if (buf->counted)
+	{
+		bool		isnull;
+
+		w->stored += DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	}
+	else
+		w->stored += SPI_processed;
 	SPI_freetuptable(SPI_tuptable);
 	buf->n = 0;
 	MemoryContextReset(buf->cxt);

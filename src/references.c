@@ -317,28 +317,52 @@ runs_use(const char *table, Datum values, Oid array_type, RunColumn *col, char *
 	return found;
 }
 
+/*
+ * The reference of runs to a relation: to that table, or on Citus to the
+ * table a shard (named <table>_<shard id>) is of; NULL if none.
+ */
+static const RunColumnInfo *
+referenced_by_runs(const char *relname)
+{
+	int			c;
+
+	for (c = 0; c < RC_N; c++)
+	{
+		const char *t = run_column[c].refers_to;
+		size_t		len = t != NULL ? strlen(t) : 0;
+		const char *rest = relname + len;
+
+		if (t != NULL && strncmp(relname, t, len) == 0 &&
+			(*rest == '\0' ||
+			 (rest[0] == '_' && rest[1] != '\0' &&
+			  strspn(rest + 1, "0123456789") == strlen(rest + 1))))
+			return &run_column[c];
+	}
+	return NULL;
+}
+
 /* Triggers of the tables runs refer to (see the file header). */
 Datum
 kidx_runs_references_guard(PG_FUNCTION_ARGS)
 {
 	TriggerData *td = (TriggerData *) fcinfo->context;
 	Relation	rel;
+	const RunColumnInfo *ref;
 	const char *table;
-	const char *key = NULL;
+	const char *key;
 	AttrNumber	att;
 	RunColumn	col;
 	char	   *shown = NULL;
-	int			c;
 
 	if (!CALLED_AS_TRIGGER(fcinfo))
 		elog(ERROR, "kidx_runs_references_guard: not called as a trigger");
 	rel = td->tg_relation;
-	table = RelationGetRelationName(rel);
-	for (c = 0; c < RC_N && key == NULL; c++)
-		if (run_column[c].refers_to != NULL && strcmp(run_column[c].refers_to, table) == 0)
-			key = run_column[c].refers_column;
-	if (key == NULL)
-		elog(ERROR, "kidx_runs_references_guard: runs refer to no column of \"%s\"", table);
+	ref = referenced_by_runs(RelationGetRelationName(rel));
+	if (ref == NULL)
+		elog(ERROR, "kidx_runs_references_guard: runs refer to no column of \"%s\"",
+			 RelationGetRelationName(rel));
+	table = ref->refers_to;
+	key = ref->refers_column;
 	att = attnameAttNum(rel, key, false);
 
 	if (TRIGGER_FIRED_BY_UPDATE(td->tg_event))

@@ -9,6 +9,9 @@
 
 #include "access/tupdesc.h"
 #include "catalog/pg_type.h"
+#include "funcapi.h"
+#include "utils/builtins.h"
+#include "utils/tuplestore.h"
 
 #include "extension.h"
 #include "run_store.h"
@@ -92,4 +95,33 @@ run_column_attnums(TupleDesc desc, AttrNumber *att)
 		if (att[c] == InvalidAttrNumber)
 			elog(ERROR, "kernelindex.runs has no column \"%s\"", run_column[c].name);
 	}
+}
+
+PG_FUNCTION_INFO_V1(kidx_run_references);
+
+/*
+ * kernelindex.run_references(): each reference column of runs, the table
+ * it names a row of and that table's key, from run_column[] (distribute()
+ * declares them as foreign keys on Citus).
+ */
+Datum
+kidx_run_references(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	int			c;
+
+	InitMaterializedSRF(fcinfo, 0);
+	for (c = 0; c < RC_N; c++)
+	{
+		Datum		values[3];
+		bool		nulls[3] = {false, false, false};
+
+		if (run_column[c].refers_to == NULL)
+			continue;
+		values[0] = CStringGetTextDatum(run_column[c].name);
+		values[1] = CStringGetTextDatum(run_column[c].refers_to);
+		values[2] = CStringGetTextDatum(run_column[c].refers_column);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
 }

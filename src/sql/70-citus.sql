@@ -17,26 +17,86 @@
  *   Citus refuses to make one table of a chain of foreign keys between
  *   local tables a reference table, and the workers' copies of the tables
  *   (which CREATE EXTENSION made there) keep the original names.
- * - What runs refer to (their comparability key, implementation and
- *   dictionary values), checked per statement by triggers on one server, is
- *   declared as foreign keys from runs to those reference tables on Citus,
- *   checked on every shard against its server's copy: Citus keeps no
- *   triggers on distributed tables unless citus.enable_unsafe_triggers is
- *   set, and a trigger may not query shards on other servers, as the guards
- *   of deletes (which read runs) must.  The triggers runs_references_insert,
- *   runs_references_update and the guards of deletes and truncates are
- *   dropped; the guards of updates (a dictionary value never changes; they
- *   read nothing) stay, on every copy.
- * - The views that rebuild documents (run_bundles, documents) and
- *   run_document()/run_bundle(), whose C function Citus would push down to
- *   the shards, get definitions with the same columns and rows that bring
- *   the runs' rows to the coordinator, which rebuilds the documents there.
- *   Every BI view runs as written: each pass is partitioned by
- *   comparability key, so Citus runs it inside each shard.
+ * - What runs refer to (kernelindex.run_references(): their comparability
+ *   key, implementation and dictionary values), checked per statement by
+ *   triggers on one server, is declared as foreign keys from runs to those
+ *   reference tables on Citus, checked on every shard against its server's
+ *   copy: Citus keeps no triggers on distributed tables unless
+ *   citus.enable_unsafe_triggers is set, and a trigger may not query shards
+ *   on other servers, as the guards of deletes (which read runs) must.  The
+ *   triggers runs_references_insert, runs_references_update and the guards
+ *   of deletes and truncates are dropped; the guards of updates (a
+ *   dictionary value never changes; they read nothing) stay, on every copy.
+ * - The view that rebuilds documents (run_bundles, which documents reads)
+ *   and run_document()/run_bundle(), whose C function Citus would push down
+ *   to the shards, take their Citus forms, defined below as objects of
+ *   their own: run_bundles_citus (the runs' rows brought to the
+ *   coordinator, which rebuilds the documents there) and run_bundle_citus()
+ *   (the same for one digest, bound in PL/pgSQL so that Citus plans it).
+ *   Both forms exist on every server, so that the regress suite
+ *   citus_forms compares them row for row where Citus is not installed.
+ *   Every BI view runs as written.
  *
  * Everything happens in one transaction, and again on a second call only
  * where something is still to do.
  * --------------------------------------------------------------------- */
+
+CREATE FUNCTION kernelindex.run_references()
+RETURNS TABLE (column_name text, table_name text, key_column text)
+AS 'MODULE_PATHNAME', 'kidx_run_references'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION kernelindex.run_references() IS
+'each reference column of kernelindex.runs, the table it names a row of and that table''s key, as the C code holds them (what the reference triggers check, and kernelindex.distribute() declares as foreign keys on Citus)';
+
+/* The Citus forms of the views and functions that rebuild documents ----- */
+
+CREATE VIEW kernelindex.run_bundles_citus AS
+WITH r AS MATERIALIZED (SELECT r.* FROM kernelindex.runs r)
+SELECT r.digest,
+	kernelindex.run_bundle_of(r::kernelindex.runs, p.digest, w.digest, e.digest, i.digest, w.label, n.value, x.value, false) AS document,
+	kernelindex.run_bundle_of(r::kernelindex.runs, p.digest, w.digest, e.digest, i.digest, w.label, n.value, x.value, true) AS bundle
+FROM r
+JOIN kernelindex.comparability_keys k ON k.key OPERATOR(@extschema@.=) r.comparability_key
+JOIN kernelindex.protocols p ON p.id OPERATOR(pg_catalog.=) k.protocol_id
+JOIN kernelindex.workloads w ON w.id OPERATOR(pg_catalog.=) k.workload_id
+JOIN kernelindex.environments e ON e.id OPERATOR(pg_catalog.=) k.environment_id
+JOIN kernelindex.implementations i ON i.id OPERATOR(pg_catalog.=) r.implementation_id
+LEFT JOIN kernelindex.run_strings n ON n.id OPERATOR(pg_catalog.=) r.name_id
+LEFT JOIN kernelindex.run_strings x ON x.id OPERATOR(pg_catalog.=) r.external_id_id;
+COMMENT ON VIEW kernelindex.run_bundles_citus IS
+'the form kernelindex.distribute() gives kernelindex.run_bundles on Citus (the same columns and rows): the runs'' rows are brought to the coordinator (a materialized CTE), which rebuilds the documents from its copies of the reference tables';
+COMMENT ON COLUMN kernelindex.run_bundles_citus.digest IS 'the run''s digest';
+COMMENT ON COLUMN kernelindex.run_bundles_citus.document IS 'the bundle {run, protocol, environment}, in the form of the reference records';
+COMMENT ON COLUMN kernelindex.run_bundles_citus.bundle IS 'the same with the workload and implementation documents where they are known';
+
+/*
+ * PL/pgSQL, so that Citus plans the look-up with the digest bound (it
+ * cannot plan a SQL function's query over a distributed table with its
+ * parameter); the runs' row comes to the coordinator, as in
+ * run_bundles_citus.
+ */
+CREATE FUNCTION kernelindex.run_bundle_citus(run @extschema@.kidx_digest, whole boolean)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $body$
+BEGIN
+	RETURN (WITH r AS MATERIALIZED (
+		SELECT r.* FROM kernelindex.runs r WHERE r.digest OPERATOR(@extschema@.=) run_bundle_citus.run)
+	SELECT kernelindex.run_bundle_of(r::kernelindex.runs, p.digest, w.digest, e.digest, i.digest,
+		w.label, n.value, x.value, run_bundle_citus.whole)
+	FROM r
+	JOIN kernelindex.comparability_keys k ON k.key OPERATOR(@extschema@.=) r.comparability_key
+	JOIN kernelindex.protocols p ON p.id OPERATOR(pg_catalog.=) k.protocol_id
+	JOIN kernelindex.workloads w ON w.id OPERATOR(pg_catalog.=) k.workload_id
+	JOIN kernelindex.environments e ON e.id OPERATOR(pg_catalog.=) k.environment_id
+	JOIN kernelindex.implementations i ON i.id OPERATOR(pg_catalog.=) r.implementation_id
+	LEFT JOIN kernelindex.run_strings n ON n.id OPERATOR(pg_catalog.=) r.name_id
+	LEFT JOIN kernelindex.run_strings x ON x.id OPERATOR(pg_catalog.=) r.external_id_id);
+END
+$body$;
+COMMENT ON FUNCTION kernelindex.run_bundle_citus(@extschema@.kidx_digest, boolean) IS
+'the form kernelindex.distribute() gives run_document(run) (whole false) and run_bundle(run) (whole true) on Citus: the same documents, the run''s row brought to the coordinator, which rebuilds them; NULL if no such run';
 
 CREATE FUNCTION kernelindex.distribute()
 RETURNS void
@@ -50,12 +110,11 @@ DECLARE
 		'run_titles', 'run_statuses', 'run_sources', 'run_benchmarks', 'run_strings',
 		'run_labels', 'run_templates',
 		'gpus', 'kernels', 'providers', 'liger_passes', 'rejected_rows'];
-	-- the tables runs refer to, by which column
-	referenced CONSTANT text[] := ARRAY[
-		'comparability_key:comparability_keys:key', 'implementation_id:implementations:id',
-		'template_id:run_templates:id', 'labels_id:run_labels:id', 'title_id:run_titles:id',
-		'status_id:run_statuses:id', 'source_id:run_sources:id', 'benchmark_id:run_benchmarks:id',
-		'name_id:run_strings:id', 'external_id_id:run_strings:id'];
+	-- the tables runs refer to, by which column (as the C code holds them)
+	referenced CONSTANT text[] := ARRAY(
+		SELECT x.column_name OPERATOR(pg_catalog.||) ':' OPERATOR(pg_catalog.||) x.table_name
+			OPERATOR(pg_catalog.||) ':' OPERATOR(pg_catalog.||) x.key_column
+		FROM kernelindex.run_references() x);
 	r text;
 	t text;
 	fk record;
@@ -95,15 +154,17 @@ BEGIN
 	END LOOP;
 
 	/*
-	 * Step 5 replaces views and functions: the extension's own only (so
-	 * that they stay members of it, and nothing else of those names is
-	 * taken over).
+	 * Step 5 replaces views and functions with the Citus forms: the
+	 * extension's own only, both (so that they stay members of it, and
+	 * nothing else of those names is taken over or copied).
 	 */
 	SELECT pg_catalog.string_agg(o.name, ', ') INTO strangers
 	FROM pg_catalog.unnest(ARRAY[
 		'pg_class:kernelindex.run_bundles', 'pg_class:kernelindex.documents',
 		'pg_proc:kernelindex.run_document(@extschema@.kidx_digest)',
-		'pg_proc:kernelindex.run_bundle(@extschema@.kidx_digest)']) AS x,
+		'pg_proc:kernelindex.run_bundle(@extschema@.kidx_digest)',
+		'pg_class:kernelindex.run_bundles_citus',
+		'pg_proc:kernelindex.run_bundle_citus(@extschema@.kidx_digest,boolean)']) AS x,
 		LATERAL (SELECT pg_catalog.split_part(x, ':', 1) AS catalog,
 			pg_catalog.substr(x, pg_catalog.strpos(x, ':') OPERATOR(pg_catalog.+) 1) AS name) AS o
 	WHERE NOT EXISTS (
@@ -117,7 +178,7 @@ BEGIN
 			THEN pg_catalog.to_regclass(o.name)::pg_catalog.oid
 			ELSE pg_catalog.to_regprocedure(o.name)::pg_catalog.oid END);
 	IF strangers IS NOT NULL THEN
-		RAISE EXCEPTION 'kernelindex.distribute() redefines only objects of the kernelindex extension; not of it: %', strangers
+		RAISE EXCEPTION 'kernelindex.distribute() redefines only objects of the kernelindex extension, with forms of its own; not of it: %', strangers
 			USING ERRCODE = 'object_not_in_prerequisite_state',
 			HINT = 'Each must be the extension''s own view or function of that name (DROP EXTENSION kernelindex and CREATE EXTENSION kernelindex restore them).';
 	END IF;
@@ -189,53 +250,19 @@ BEGIN
 	PERFORM pg_catalog.set_config('citus.enable_unsafe_triggers', unsafe_triggers, true);
 
 	/*
-	 * 5. Documents out: the runs' rows come to the coordinator, which rebuilds
-	 * the documents from its copies of the reference tables (the C function,
-	 * pushed down to the shards, would read the reference tables there
-	 * outside the coordinator's transaction).
+	 * 5. Documents out: run_bundles (and documents, which reads it),
+	 * run_document() and run_bundle() take their Citus forms (above).
 	 */
-	CREATE OR REPLACE VIEW kernelindex.run_bundles AS
-	WITH r AS MATERIALIZED (SELECT r.* FROM kernelindex.runs r)
-	SELECT r.digest,
-		kernelindex.run_bundle_of(r::kernelindex.runs, p.digest, w.digest, e.digest, i.digest, w.label, n.value, x.value, false) AS document,
-		kernelindex.run_bundle_of(r::kernelindex.runs, p.digest, w.digest, e.digest, i.digest, w.label, n.value, x.value, true) AS bundle
-	FROM r
-	JOIN kernelindex.comparability_keys k ON k.key OPERATOR(@extschema@.=) r.comparability_key
-	JOIN kernelindex.protocols p ON p.id OPERATOR(pg_catalog.=) k.protocol_id
-	JOIN kernelindex.workloads w ON w.id OPERATOR(pg_catalog.=) k.workload_id
-	JOIN kernelindex.environments e ON e.id OPERATOR(pg_catalog.=) k.environment_id
-	JOIN kernelindex.implementations i ON i.id OPERATOR(pg_catalog.=) r.implementation_id
-	LEFT JOIN kernelindex.run_strings n ON n.id OPERATOR(pg_catalog.=) r.name_id
-	LEFT JOIN kernelindex.run_strings x ON x.id OPERATOR(pg_catalog.=) r.external_id_id;
-
-	/*
-	 * PL/pgSQL, so that Citus plans the look-up with the digest bound: the
-	 * same body for both, run_bundle with the workload and implementation.
-	 */
+	EXECUTE pg_catalog.format('CREATE OR REPLACE VIEW kernelindex.run_bundles AS %s',
+		pg_catalog.pg_get_viewdef('kernelindex.run_bundles_citus'::pg_catalog.regclass));
 	FOREACH t IN ARRAY ARRAY['run_document', 'run_bundle'] LOOP
 		EXECUTE pg_catalog.format($fn$
 	CREATE OR REPLACE FUNCTION kernelindex.%1$I(run @extschema@.kidx_digest)
 	RETURNS jsonb
-	LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
-	SET search_path = pg_catalog, pg_temp
-	AS $body$
-	BEGIN
-		RETURN (WITH r AS MATERIALIZED (
-			SELECT r.* FROM kernelindex.runs r WHERE r.digest OPERATOR(@extschema@.=) %1$I.run)
-		SELECT kernelindex.run_bundle_of(r::kernelindex.runs, p.digest, w.digest, e.digest, i.digest,
-			w.label, n.value, x.value, %2$L::pg_catalog.bool)
-		FROM r
-		JOIN kernelindex.comparability_keys k ON k.key OPERATOR(@extschema@.=) r.comparability_key
-		JOIN kernelindex.protocols p ON p.id OPERATOR(pg_catalog.=) k.protocol_id
-		JOIN kernelindex.workloads w ON w.id OPERATOR(pg_catalog.=) k.workload_id
-		JOIN kernelindex.environments e ON e.id OPERATOR(pg_catalog.=) k.environment_id
-		JOIN kernelindex.implementations i ON i.id OPERATOR(pg_catalog.=) r.implementation_id
-		LEFT JOIN kernelindex.run_strings n ON n.id OPERATOR(pg_catalog.=) r.name_id
-		LEFT JOIN kernelindex.run_strings x ON x.id OPERATOR(pg_catalog.=) r.external_id_id);
-	END
-	$body$$fn$, t, t OPERATOR(pg_catalog.=) 'run_bundle');
+	LANGUAGE sql STABLE STRICT PARALLEL SAFE
+	RETURN kernelindex.run_bundle_citus(run, %2$L::pg_catalog.bool)$fn$, t, t OPERATOR(pg_catalog.=) 'run_bundle');
 	END LOOP;
 END
 $distribute$;
 COMMENT ON FUNCTION kernelindex.distribute() IS
-'on a Citus coordinator: distributes kernelindex.runs by comparability_key, makes the resource, key, dictionary and catalog tables and rejected_rows reference tables, declares what runs refer to as foreign keys, and gives the views that rebuild documents definitions that rebuild them on the coordinator; idempotent; 55000 where Citus is not installed';
+'on a Citus coordinator: distributes kernelindex.runs by comparability_key, makes the resource, key, dictionary and catalog tables and rejected_rows reference tables, declares what runs refer to as foreign keys, and gives run_bundles, run_document and run_bundle their Citus forms (run_bundles_citus, run_bundle_citus), which rebuild documents on the coordinator; idempotent; 55000 where Citus is not installed';

@@ -1,19 +1,50 @@
 # Scale-out on Citus: a coordinator and two workers on loopback, the store
 # distributed by kernelindex.distribute() (runs by comparability key, every
-# other table a reference table), give the same answers as one server.  The
-# upstream Liger file is loaded by CSV on both, then a document export of it
-# by COPY into the documents view (and the reference records through
-# ingest_document) into a second database on both; runs, their digests,
-# exported documents, run_document() and every BI view are compared row for
-# row.  Also: distribute() fails cleanly without Citus and is idempotent,
-# runs really live in the workers' shards, and what runs refer to is still
-# enforced (a foreign key on Citus).  Skipped when Citus is not installed.
+# other table a reference table), give the same answers as one server.
+#
+# - distribute(): what it makes of every table of kernelindex (read from the
+#   catalog, so that a new table cannot be forgotten), the foreign keys that
+#   replace the reference triggers (one per reference column the C code
+#   knows, kernelindex.run_references()), the triggers kept and dropped, the
+#   Citus forms of run_bundles, run_document and run_bundle swapped in; it
+#   fails cleanly without Citus and on a worker, and is idempotent.
+# - Where the shards are: pg_dist_partition and pg_dist_shard (citus_tables
+#   lists none of kernelindex's tables, which belong to an extension).
+# - Loads: the upstream Liger file and a next release of it by CSV; a
+#   document export of that store, and the whole bundles (with workload and
+#   implementation documents, so that the BI views have rows), by COPY into
+#   documents and by ingest_bundles(), into a second database; every reload
+#   changes no row and no sequence.
+# - Row for row against one server: the store by value, every view of
+#   kernelindex (read from the catalog; each must have rows), the documents
+#   byte for byte (canonical JSON) with their digests, release_speedups to
+#   the last bit (and the same bits under other plans: its sum is exact).
+# - Routing: a query by comparability key on runs reaches the one shard the
+#   key hashes to (from EXPLAIN (FORMAT JSON): one task, that shard, its
+#   node), and so does the routed form of a BI query by key (speedups of one
+#   key, written over runs), which gives the view's rows.
+# - Bad input: every bad Liger row and every faulty document of the
+#   catalogues in test/data fails with the same SQLSTATE, message and
+#   detail on both; a bad row is quarantined alike.
+# - References: a run naming nothing, through each reference column, is
+#   refused (23503); a value runs use cannot be deleted (23503), changed
+#   (0A000) or truncated away; no run points at nothing.
+# - A store loaded on one server and distributed afterwards; pg_dump of the
+#   coordinator restored into a new database and distributed again (the
+#   same rows, ids and sequences); a third worker added and the shards
+#   rebalanced (the same answers, and loads work).
+# Skipped when Citus is not installed.
 use strict;
 use warnings;
 
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use JSON::PP;
+use Time::HiRes qw(time);
+use FindBin;
+use lib $FindBin::RealBin;
+use KidxStore;
 
 my $pkglibdir = `pg_config --pkglibdir`;
 chomp $pkglibdir;
@@ -24,15 +55,16 @@ my $csv = defined $shared ? "$shared/data/liger/all_benchmark_data.csv" : undef;
 plan skip_all => "the upstream file data/liger/all_benchmark_data.csv is absent (KIDX_SHARED), so the Citus test did not run"
   unless defined $csv && -e $csv;
 my $top = $ENV{KIDX_TOP} or die "KIDX_TOP is not set";
+my $started = time;
 
-# --- A plain server, and a coordinator with two workers ---------------------
+# --- A plain server, and a coordinator with two workers (a third joins later)
 
 my $single = PostgreSQL::Test::Cluster->new('single');
 $single->init;
 $single->start;
 
 my @citus;
-for my $name (qw(coordinator worker1 worker2))
+for my $name (qw(coordinator worker1 worker2 worker3))
 {
 	my $n = PostgreSQL::Test::Cluster->new($name);
 	$n->init;
@@ -43,29 +75,82 @@ for my $name (qw(coordinator worker1 worker2))
 	push @citus, $n;
 }
 my ($coord, @workers) = @citus;
+my $worker3 = pop @workers;
 
-# A database of that name on every node, with Citus and kernelindex.
-# (With $existing, the database is there on the coordinator, with
-# kernelindex: Citus comes after it.)
+# A database of that name on the coordinator and the first two workers,
+# with Citus, the workers added, and kernelindex.  (With $existing, the
+# database is there on the coordinator, with kernelindex: Citus comes after
+# it.)
 sub citus_database
 {
 	my ($db, $existing) = @_;
-	for my $n (@citus)
+	for my $n ($coord, @workers)
 	{
 		$n->safe_psql('postgres', "CREATE DATABASE $db")
 		  unless $db eq 'postgres' || ($existing && $n == $coord);
-		$n->safe_psql($db, 'CREATE EXTENSION citus');
+		$n->safe_psql($db, 'CREATE EXTENSION IF NOT EXISTS citus');
 	}
 	$coord->safe_psql($db,
 		"SELECT citus_set_coordinator_host('127.0.0.1', " . $coord->port . ')');
 	$coord->safe_psql($db, "SELECT citus_add_node('127.0.0.1', " . $_->port . ')')
 	  for @workers;
-	$coord->safe_psql($db, 'CREATE EXTENSION kernelindex') unless $existing;
+	$coord->safe_psql($db, 'CREATE EXTENSION IF NOT EXISTS kernelindex');
 	return;
+}
+
+# distribute(), timed.
+my %distribute_seconds;
+sub distribute
+{
+	my ($db) = @_;
+	my $t = time;
+	$coord->safe_psql($db, 'SELECT kernelindex.distribute()');
+	$distribute_seconds{$db} //= sprintf('%.1f', time - $t);
+	return;
+}
+
+# The SQLSTATE a statement fails with.
+sub sqlstate
+{
+	my ($node, $db, $sql) = @_;
+	my (undef, undef, $e) = $node->psql($db, "\\set VERBOSITY sqlstate\n$sql");
+	return $e =~ /ERROR:\s+(\w{5})/ ? $1 : "no error ($e)";
+}
+
+# The first line where two outputs differ, for the log.
+sub first_difference
+{
+	my ($s, $c) = @_;
+	my @s = split /\n/, $s;
+	my @c = split /\n/, $c;
+	for my $i (0 .. ($#s > $#c ? $#s : $#c))
+	{
+		next if defined $s[$i] && defined $c[$i] && $s[$i] eq $c[$i];
+		return "line " . ($i + 1) . "\n  one server: " . ($s[$i] // '(none)')
+		  . "\n  cluster:    " . ($c[$i] // '(none)');
+	}
+	return 'no difference';
 }
 
 citus_database('postgres');
 $single->safe_psql('postgres', 'CREATE EXTENSION kernelindex');
+
+# What the one server has: its tables, views, triggers.
+my @tables = split / /, $single->safe_psql('postgres', KidxStore::tables_sql());
+my @views = split / /, $single->safe_psql('postgres', q{SELECT string_agg(c.relname, ' ' ORDER BY c.relname)
+	FROM pg_class c WHERE c.relnamespace = 'kernelindex'::regnamespace AND c.relkind = 'v'
+	AND c.relname <> 'liger_rows'});
+# (Of the extension's tables and views: the coordinator holds shards of the
+# reference tables too.)
+my $triggers = q{SELECT string_agg(t.tgrelid::regclass::text || ' ' || t.tgname, E'\n'
+		ORDER BY t.tgrelid::regclass::text COLLATE "C", t.tgname COLLATE "C")
+	FROM pg_trigger t WHERE NOT t.tgisinternal
+	AND t.tgrelid IN (SELECT d.objid FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid
+		WHERE e.extname = 'kernelindex' AND d.classid = 'pg_class'::regclass AND d.deptype = 'e')};
+my $definitions = q{SELECT pg_get_viewdef('kernelindex.run_bundles'), pg_get_functiondef('kernelindex.run_document(kidx_digest)'::regprocedure),
+	pg_get_functiondef('kernelindex.run_bundle(kidx_digest)'::regprocedure)};
+my $one_server_triggers = $single->safe_psql('postgres', $triggers);
+my $one_server_definitions = $single->safe_psql('postgres', $definitions);
 
 # --- distribute() without Citus -------------------------------------------
 
@@ -75,31 +160,77 @@ isnt($rc, 0, 'distribute() fails on a server without Citus');
 like($err, qr/ERROR:  55000: kernelindex\.distribute\(\) needs the Citus extension/,
 	'... with SQLSTATE 55000 and a message naming what is missing');
 like($err, qr/HINT:  Install Citus from its own packages/, '... and a hint how to install Citus');
-is($single->safe_psql('postgres',
-		"SELECT count(*) FROM pg_trigger WHERE tgrelid = 'kernelindex.runs'::regclass"),
-	'2', '... and changes nothing');
+is($single->safe_psql('postgres', $triggers) . $single->safe_psql('postgres', $definitions),
+	$one_server_triggers . $one_server_definitions, '... and changes no trigger, view or function');
 
 # --- distribute() on the coordinator ---------------------------------------
 
-$coord->safe_psql('postgres', 'SELECT kernelindex.distribute()');
+distribute('postgres');
 my $layout = q{SELECT string_agg(p.logicalrelid::text || ':' || p.partmethod::text
-	|| COALESCE(':' || column_to_column_name(p.logicalrelid, p.partkey), ''), ' ' ORDER BY p.logicalrelid::text)
+	|| COALESCE(':' || column_to_column_name(p.logicalrelid, p.partkey), ''), ' ' ORDER BY p.logicalrelid::text COLLATE "C")
 	FROM pg_dist_partition p};
 my $distributed = $coord->safe_psql('postgres', $layout);
 is($distributed,
-	join(' ', sort(
-		'kernelindex.runs:h:comparability_key',
-		map { "kernelindex.$_:n" } qw(protocols environments workloads implementations
-		  comparability_keys run_series gpus kernels providers liger_passes rejected_rows))),
-	'runs distributed by comparability key, every other table a reference table');
-$coord->safe_psql('postgres', 'SELECT kernelindex.distribute()');
-is($coord->safe_psql('postgres', $layout), $distributed, 'distribute() a second time changes nothing');
+	join(' ', sort map { $_ eq 'runs' ? 'kernelindex.runs:h:comparability_key' : "kernelindex.$_:n" } @tables),
+	'runs distributed by comparability key, every other table of kernelindex a reference table (' . scalar(@tables) . ' tables)');
+my $constraints = q{SELECT string_agg(c.conrelid::regclass::text || ' ' || c.conname || ' ' || pg_get_constraintdef(c.oid), E'\n'
+		ORDER BY c.conrelid::regclass::text COLLATE "C", c.conname COLLATE "C")
+	FROM pg_constraint c WHERE c.conrelid IN (SELECT d.objid FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid
+		WHERE e.extname = 'kernelindex' AND d.classid = 'pg_class'::regclass AND d.deptype = 'e')};
+my $after_first = join("\n", map { $coord->safe_psql('postgres', $_) } $layout, $triggers, $constraints, $definitions);
+distribute('postgres');
+is(join("\n", map { $coord->safe_psql('postgres', $_) } $layout, $triggers, $constraints, $definitions), $after_first,
+	'distribute() a second time changes nothing (tables, triggers, constraints, definitions)');
 ($rc, $out, $err) = $workers[0]->psql('postgres', "\\set VERBOSITY verbose\nSELECT kernelindex.distribute()");
 like($err, qr/ERROR:  55000: kernelindex\.distribute\(\) must run on the Citus coordinator/,
 	'distribute() on a worker fails with 55000');
-is($coord->safe_psql('postgres', q{SELECT count(DISTINCT placement.groupid) FROM pg_dist_placement placement
-	JOIN pg_dist_shard s USING (shardid) WHERE s.logicalrelid = 'kernelindex.runs'::regclass}),
-	'2', 'the shards of runs are on both workers');
+
+# What runs refer to: the C code's list, the test's list, and the foreign
+# keys distribute() declares, one per reference column.
+my $references = join("\n", map { join('|', @$_) } @KidxStore::RUN_REFERENCES);
+is($single->safe_psql('postgres', 'SELECT column_name, table_name, key_column FROM kernelindex.run_references()'),
+	$references, 'kernelindex.run_references() names every reference column of runs (as KidxStore knows them)');
+is($coord->safe_psql('postgres', q{SELECT c.conname || '|' || a.attname || '|' || c.confrelid::regclass::text || '|' || f.attname
+	FROM pg_constraint c
+	JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
+	JOIN pg_attribute f ON f.attrelid = c.confrelid AND f.attnum = c.confkey[1]
+	WHERE c.conrelid = 'kernelindex.runs'::regclass AND c.contype = 'f' AND cardinality(c.conkey) = 1
+	ORDER BY a.attnum}),
+	join("\n", map { "runs_$_->[0]_fkey|$_->[0]|kernelindex.$_->[1]|$_->[2]" } @KidxStore::RUN_REFERENCES),
+	'on Citus each reference of runs is a foreign key to its reference table');
+my $kept = join("\n", grep { !/^kernelindex\.runs |_delete$|_truncate$/ } split /\n/, $one_server_triggers);
+is($coord->safe_psql('postgres', $triggers), $kept,
+	'... the reference triggers of runs and the guards of deletes and truncates are dropped, every other trigger kept');
+# The Citus forms swapped in (one server keeps its own, which differ).
+is($coord->safe_psql('postgres', q{SELECT pg_get_viewdef('kernelindex.run_bundles') = pg_get_viewdef('kernelindex.run_bundles_citus')}),
+	't', 'run_bundles has the definition of run_bundles_citus');
+is($single->safe_psql('postgres', q{SELECT pg_get_viewdef('kernelindex.run_bundles') = pg_get_viewdef('kernelindex.run_bundles_citus')}),
+	'f', '... which on one server it has not');
+like($coord->safe_psql('postgres', $definitions),
+	qr/RETURN kernelindex\.run_bundle_citus\(run, false\).*RETURN kernelindex\.run_bundle_citus\(run, true\)/s,
+	'run_document() and run_bundle() call run_bundle_citus()');
+
+# Where the shards are: citus_tables leaves out tables of an extension;
+# pg_dist_shard and pg_dist_placement have them all.
+is($coord->safe_psql('postgres', q{SELECT count(*) FROM citus_tables WHERE table_name::text LIKE 'kernelindex.%'}),
+	'0', 'citus_tables lists none of the tables of kernelindex (they belong to an extension)');
+# (README's query; its rows sorted here, whatever the collation.)
+my $shards = q{SELECT s.logicalrelid::regclass AS table_name, count(DISTINCT s.shardid) AS shards,
+       string_agg(DISTINCT n.nodename || ':' || n.nodeport, ', ') AS nodes
+FROM pg_dist_shard s
+JOIN pg_dist_placement p USING (shardid)
+JOIN pg_dist_node n USING (groupid)
+WHERE s.logicalrelid::regclass::text LIKE 'kernelindex.%'
+GROUP BY 1 ORDER BY s.logicalrelid::regclass::text;};
+{
+	my @w = sort map { '127.0.0.1:' . $_->port } @workers;
+	my @all = sort map { '127.0.0.1:' . $_->port } $coord, @workers;
+	my @rows = map { my ($t, $n, $nodes) = split /\|/; "$t|$n|" . join(', ', sort split /, /, $nodes) }
+	  split /\n/, $coord->safe_psql('postgres', $shards);
+	is(join("\n", sort @rows),
+		join("\n", map { $_ eq 'runs' ? 'kernelindex.runs|32|' . join(', ', @w) : "kernelindex.$_|1|" . join(', ', @all) } sort @tables),
+		'pg_dist_shard: runs in 32 shards on the two workers, each other table one shard on every node');
+}
 
 # --- What Citus needs of the type and of the keys ---------------------------
 
@@ -133,8 +264,21 @@ is($_->safe_psql('postgres', $unique), '0',
 
 # --- CSV in, on both ------------------------------------------------------
 
+# Every row of every table exactly (ids too) and every sequence: a reload
+# must change none.
+my $sequences = $single->safe_psql('postgres', q{SELECT string_agg(c.relname, ' ' ORDER BY c.relname) FROM pg_class c
+	WHERE c.relnamespace = 'kernelindex'::regnamespace AND c.relkind = 'S'});
+my $exact = KidxStore::rows_sql(\@tables,
+	map { "SELECT 'sequence $_', last_value || ' ' || is_called FROM kernelindex.$_" } split / /, $sequences);
+
 my $copy_csv = "\\copy kernelindex.liger_rows FROM '$csv' WITH (FORMAT csv, HEADER MATCH)";
-$_->safe_psql('postgres', $copy_csv) for ($single, $coord);
+my %load_seconds;
+for my $node ($single, $coord)
+{
+	my $t = time;
+	$node->safe_psql('postgres', $copy_csv);
+	$load_seconds{ $node->name } = sprintf('%.2f', time - $t);
+}
 my $lines = () = slurp_file($csv) =~ /\n/g;
 is($coord->safe_psql('postgres', 'SELECT count(*) FROM kernelindex.runs'),
 	$lines - 1, 'every upstream row is a run on the cluster');
@@ -143,10 +287,13 @@ is($coord->safe_psql('postgres',
 	$lines - 1, '... stored in the shards on the workers');
 is($coord->safe_psql('postgres', q{SELECT pg_relation_size('kernelindex.runs')}),
 	'0', q{... and none in the coordinator's table});
-$coord->safe_psql('postgres', $copy_csv);
-is($coord->safe_psql('postgres', 'SELECT count(*) FROM kernelindex.runs'),
-	$lines - 1, 'loading the file again changes nothing (idempotent)');
-$single->safe_psql('postgres', $copy_csv);
+{
+	my $before = $coord->safe_psql('postgres', $exact);
+	$coord->safe_psql('postgres', $copy_csv);
+	my $after = $coord->safe_psql('postgres', $exact);
+	ok($after eq $before, 'loading the file again changes no row of any table and no sequence (idempotent)')
+	  or diag(first_difference($before, $after));
+}
 
 # Support function 1 agrees with =: a digest and a copy of it made through
 # its text form hash alike, and a hash join on digests (which uses the hash
@@ -159,17 +306,90 @@ is($coord->safe_psql('postgres', q{SELECT count(*) FROM kernelindex.runs r
 is($single->safe_psql('postgres', q{SET enable_mergejoin = off; SET enable_nestloop = off;
 	SELECT count(*) FROM kernelindex.runs a JOIN kernelindex.runs b ON a.digest = b.digest}),
 	$lines - 1, 'a hash join on digests pairs each run with itself alone');
-# Pruning: a comparability key routes a query to the one shard that holds
-# its runs, and every run is found by a query for its key.
-my $some_key = $coord->safe_psql('postgres', 'SELECT min(comparability_key) FROM kernelindex.run_series');
-like($coord->safe_psql('postgres', "EXPLAIN (COSTS off) SELECT count(*) FROM kernelindex.runs
-	WHERE comparability_key = '$some_key'"),
-	qr/Task Count: 1\b/, 'a query by comparability key is pruned to one shard');
+
+# --- Routed by key ----------------------------------------------------------
+
+# The distributed jobs of a plan (EXPLAIN (FORMAT JSON)): for each, its
+# task count, its subplans, the nodes and the relations its tasks read.
+sub citus_jobs
+{
+	my ($node, $db, $sql) = @_;
+	my $plan = decode_json($node->safe_psql($db, "EXPLAIN (COSTS off, FORMAT JSON) $sql"));
+	my @jobs;
+	my ($walk, $relations);
+	$relations = sub {
+		my ($n, $into) = @_;
+		if (ref $n eq 'HASH')
+		{
+			$into->{ $n->{'Relation Name'} } = 1 if defined $n->{'Relation Name'};
+			$relations->($_, $into) for values %$n;
+		}
+		elsif (ref $n eq 'ARRAY')
+		{
+			$relations->($_, $into) for @$n;
+		}
+	};
+	$walk = sub {
+		my ($n) = @_;
+		if (ref $n eq 'HASH')
+		{
+			if (my $dq = $n->{'Distributed Query'})
+			{
+				my $job = $dq->{Job} // {};
+				my %rels;
+				$relations->($_->{'Remote Plan'}, \%rels) for @{ $job->{Tasks} // [] };
+				push @jobs, {
+					tasks => $job->{'Task Count'},
+					subplans => scalar @{ $dq->{Subplans} // [] },
+					nodes => [ map { $_->{Node} } @{ $job->{Tasks} // [] } ],
+					relations => [ sort keys %rels ] };
+				$walk->($dq->{Subplans});
+				return;
+			}
+			$walk->($_) for values %$n;
+		}
+		elsif (ref $n eq 'ARRAY')
+		{
+			$walk->($_) for @$n;
+		}
+	};
+	$walk->($plan);
+	return @jobs;
+}
+
+# Whether a plan is one task on the shard of runs a key hashes to, on the
+# node that holds it: (ok, what it is).
+sub routed_to_key
+{
+	my ($db, $sql, $key) = @_;
+	my ($shard, $port) = split /\|/, $coord->safe_psql($db, qq{SELECT s.shardid, n.nodeport
+		FROM pg_dist_shard s JOIN pg_dist_placement p USING (shardid) JOIN pg_dist_node n USING (groupid)
+		WHERE s.shardid = get_shard_id_for_distribution_column('kernelindex.runs', '$key')});
+	my @jobs = citus_jobs($coord, $db, $sql);
+	my $what = join('; ', map { "$_->{tasks} task(s), $_->{subplans} subplan(s), reading "
+		  . join(',', grep { /^runs_/ } @{ $_->{relations} }) . ' on ' . join(',', @{ $_->{nodes} }) } @jobs);
+	my $ok = @jobs == 1 && $jobs[0]{tasks} == 1 && $jobs[0]{subplans} == 0
+	  && join(',', grep { /^runs_/ } @{ $jobs[0]{relations} }) eq "runs_$shard"
+	  && @{ $jobs[0]{nodes} } == 1 && $jobs[0]{nodes}[0] =~ /\bport=$port\b/;
+	return ($ok, $what);
+}
+
+my $some_key = $coord->safe_psql('postgres', 'SELECT min(key) FROM kernelindex.comparability_keys');
+{
+	my ($ok, $what) = routed_to_key('postgres',
+		"SELECT count(*) FROM kernelindex.runs WHERE comparability_key = '$some_key'", $some_key);
+	ok($ok, 'a query by comparability key on runs is one task, on the shard the key hashes to and its node')
+	  or diag($what);
+	($ok, $what) = routed_to_key('postgres',
+		"SELECT count(*) FROM kernelindex.runs WHERE comparability_key::text = '$some_key'", $some_key);
+	ok(!$ok && $what =~ /^32 task/, '... and a filter on the key as text is not (32 tasks): the check tells them apart')
+	  or diag($what);
+}
 {
 	my (undef, undef, $e) = $coord->psql('postgres', q{DO $$
 	DECLARE k kidx_digest; n bigint := 0; m bigint;
 	BEGIN
-		FOR k IN SELECT DISTINCT comparability_key FROM kernelindex.run_series LOOP
+		FOR k IN SELECT key FROM kernelindex.comparability_keys LOOP
 			EXECUTE 'SELECT count(*) FROM kernelindex.runs WHERE comparability_key = $1' INTO m USING k;
 			n := n + m;
 		END LOOP;
@@ -180,20 +400,26 @@ like($coord->safe_psql('postgres', "EXPLAIN (COSTS off) SELECT count(*) FROM ker
 
 # The same rows a year later as release 0.9.0, so that every series has a
 # successor and release_changes has rows to compare.
-my $next = $single->basedir . '/next_release.csv';
+sub shifted_release
 {
+	my ($file, $years, $version, $max) = @_;
 	my @l = split /\r?\n/, slurp_file($csv);
-	open my $fh, '>', $next or die $!;
-	print $fh shift(@l), "\n";
+	my $header = shift @l;
+	@l = @l[ 0 .. $max - 1 ] if defined $max;
+	open my $fh, '>', $file or die $!;
+	print $fh "$header\n";
 	for (@l)
 	{
-		s/,(\d{4})(-\d\d-\d\d \d\d:\d\d:\d\d),[^,]*$/',' . ($1 + 1) . "$2,0.9.0"/e
+		s/,(\d{4})(-\d\d-\d\d \d\d:\d\d:\d\d),[^,]*$/',' . ($1 + $years) . "$2,$version"/e
 		  or die "unexpected line: $_";
 		print $fh "$_\n";
 	}
 	close $fh;
-	chmod 0644, $next;
+	chmod 0644, $file;
+	return;
 }
+my $next = $single->basedir . '/next_release.csv';
+shifted_release($next, 1, '0.9.0');
 $_->safe_psql('postgres', "\\copy kernelindex.liger_rows FROM '$next' WITH (FORMAT csv, HEADER MATCH)")
   for ($single, $coord);
 is($coord->safe_psql('postgres', 'SELECT count(*) FROM kernelindex.runs'),
@@ -201,79 +427,86 @@ is($coord->safe_psql('postgres', 'SELECT count(*) FROM kernelindex.runs'),
 
 # --- Row for row ---------------------------------------------------------
 
-# Every relation the comparison reads, each ordered by its whole row.
-my @views = qw(run_facts latest_runs speedups release_runs release_changes
-  speedup_since releases series_facts series_latest series_reference);
-my %queries = (
-	runs => q{SELECT r.digest::text, r.comparability_key::text, r.series_id, r.observed_at,
-		r.latency_ns, r.latency_ns_p20, r.latency_ns_p80, r.peak_bytes, r.peak_bytes_p20,
-		r.peak_bytes_p80, r.native_p20, r.native_p50, r.native_p80, r.external_key
-		FROM kernelindex.runs r ORDER BY 1},
-	resources => q{SELECT k, digest::text, id, kidx_canonical(document) FROM (
-		SELECT 'protocol' AS k, digest, id, document FROM kernelindex.protocols
-		UNION ALL SELECT 'environment', digest, id, document FROM kernelindex.environments
-		UNION ALL SELECT 'workload', digest, id, document FROM kernelindex.workloads
-		UNION ALL SELECT 'implementation', digest, id, document FROM kernelindex.implementations) t
-		ORDER BY 1, 2},
-	run_series => q{SELECT id, key::text, comparability_key::text, implementation_id,
-		kidx_canonical(template), name_stem, name_cut, external_id_stem, native_unit
-		FROM kernelindex.run_series ORDER BY id},
-	documents => q{SELECT kidx_canonical(d.document) FROM kernelindex.documents d ORDER BY 1},
-	map { $_ => "SELECT t::text FROM kernelindex.$_ t ORDER BY 1" } @views);
+# Per view: its rows (text, in C order) as a count and an md5; and the
+# documents in canonical JSON, and release_speedups' geometric mean as its
+# eight bytes.  One row (what|count|md5) each.
+my @view_parts = (
+	(map { "SELECT 'view $_', count(*), md5(string_agg(t::text, E'\\n' ORDER BY t::text COLLATE \"C\")) FROM kernelindex.$_ t" } @views),
+	"SELECT 'documents, canonical', count(*), md5(string_agg(kidx_canonical(d.document), E'\\n' ORDER BY kidx_canonical(d.document) COLLATE \"C\")) FROM kernelindex.documents d",
+	"SELECT 'release_speedups, geomean bits', count(*), md5(string_agg((to_jsonb(t) - 'geomean_speedup')::text || ' ' || float8send(t.geomean_speedup)::text, E'\\n' ORDER BY (to_jsonb(t) - 'geomean_speedup')::text COLLATE \"C\")) FROM kernelindex.release_speedups t");
+my $view_sums = "SET extra_float_digits = 1;\n" . join(";\n", @view_parts) . ";\n";
+my $store_by_value = KidxStore::snapshot_sql();
 
-# release_speedups: the geometric mean sums doubles, in an order the plan
-# chooses, so it may differ in its last bits; compared to 1e-12.
-my $speedups = q{SELECT (to_jsonb(t) - 'geomean_speedup')::text, t.geomean_speedup
-	FROM kernelindex.release_speedups t ORDER BY 1};
-
-# The first line where two outputs differ, for the log.
-sub first_difference
-{
-	my ($s, $c) = @_;
-	my @s = split /\n/, $s;
-	my @c = split /\n/, $c;
-	for my $i (0 .. ($#s > $#c ? $#s : $#c))
-	{
-		next if defined $s[$i] && defined $c[$i] && $s[$i] eq $c[$i];
-		return "line " . ($i + 1) . "\n  one server: " . ($s[$i] // '(none)')
-		  . "\n  cluster:    " . ($c[$i] // '(none)');
-	}
-	return 'no difference';
-}
-
-# The same rows on both, relation by relation.
+# The same store, views and documents on both, relation by relation; every
+# view has rows.
 sub compare
 {
-	my ($db, $what) = @_;
-	for my $name (sort keys %queries)
+	my ($db, $what, $cdb) = @_;
+	$cdb //= $db;
+	my $s = $single->safe_psql($db, $store_by_value);
+	my $c = $coord->safe_psql($cdb, $store_by_value);
+	ok($c eq $s, "$what: the store by value (runs, resources, keys, every dictionary) the same on the cluster")
+	  or diag(first_difference($s, $c));
+	is($coord->safe_psql($cdb, 'SELECT sum(n) FROM (' . KidxStore::dangling_sql() . ') d (what, n)'),
+		'0', "$what: no reference of a run or a key on the cluster names nothing");
+	is($coord->safe_psql($cdb, 'SELECT sum(n) FROM (' . KidxStore::duplicates_sql() . ') d (what, n)'),
+		'0', "$what: nothing stored twice on the cluster");
+	my %s = map { my ($k, $n, $m) = split /\|/; ($k => [ $n, $m // '' ]) } split /\n/, $single->safe_psql($db, $view_sums);
+	my %c = map { my ($k, $n, $m) = split /\|/; ($k => [ $n, $m // '' ]) } split /\n/, $coord->safe_psql($cdb, $view_sums);
+	for my $k (sort keys %s)
 	{
-		my $c = $coord->safe_psql($db, $queries{$name});
-		my $s = $single->safe_psql($db, $queries{$name});
-		my $n = () = $s =~ /^/mg;
-		$n = 0 if $s eq '';
-		ok($c eq $s, "$what: $name, $n rows, the same on the cluster as on one server")
-		  or diag(first_difference($s, $c));
+		my $same = defined $c{$k} && $c{$k}[0] eq $s{$k}[0] && $c{$k}[1] eq $s{$k}[1];
+		ok($same && $s{$k}[0] > 0, "$what: $k, $s{$k}[0] rows, the same on the cluster as on one server")
+		  or do
+		{
+			my ($v) = $k =~ /^view (\w+)$/;
+			next unless $v;
+			my $rows = "SELECT t::text FROM kernelindex.$v t ORDER BY 1 COLLATE \"C\"";
+			diag(first_difference($single->safe_psql($db, $rows), $coord->safe_psql($cdb, $rows)));
+		};
 	}
-	my @c = map { [ split /\|/, $_, 2 ] } split /\n/, $coord->safe_psql($db, $speedups);
-	my @s = map { [ split /\|/, $_, 2 ] } split /\n/, $single->safe_psql($db, $speedups);
-	my $same = @c == @s;
-	for my $i (0 .. $#s)
-	{
-		last unless $same;
-		my ($a, $b) = ($s[$i], $c[$i]);
-		$same = $a->[0] eq $b->[0]
-		  && ((($a->[1] // '') eq ($b->[1] // ''))
-			|| (length $a->[1] && length $b->[1]
-				&& abs($a->[1] - $b->[1]) <= 1e-12 * abs($a->[1])));
-	}
-	ok($same, "$what: release_speedups, " . scalar(@s) . ' rows, the same (geomean to 1e-12)');
+	is($coord->safe_psql($cdb, q{SELECT count(*) FROM kernelindex.run_bundles b
+		WHERE kidx_resource_digest(b.document -> 'run') IS DISTINCT FROM b.digest
+		   OR kidx_resource_digest(b.bundle -> 'run') IS DISTINCT FROM b.digest}),
+		'0', "$what: every document exported by the cluster digests to its run");
 	return;
 }
 
 compare('postgres', 'CSV');
 
-# run_document() of the two reference runs (lines 692 and 1424 of the file)
-# and of a hundred others, called on the coordinator.
+# --- release_speedups: a fixed result -------------------------------------
+
+# The geometric mean sums the logarithms exactly (numeric): the same bits
+# whatever the order the rows come in, under any plan.  (A mean of doubles
+# summed in two orders differs in its last bits in some groups: the check
+# would see an order-dependent sum.)
+{
+	my $bits = q{SELECT string_agg((to_jsonb(t) - 'geomean_speedup')::text || ' ' || float8send(t.geomean_speedup)::text,
+		E'\n' ORDER BY (to_jsonb(t) - 'geomean_speedup')::text COLLATE "C") FROM kernelindex.release_speedups t};
+	my $plain = $single->safe_psql('postgres', $bits);
+	my %other = (
+		'sorted aggregation' => 'SET enable_hashagg = off; SET enable_incremental_sort = off;',
+		'parallel plans' => 'SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0;'
+		  . ' SET max_parallel_workers_per_gather = 4; SET force_parallel_mode = on;',
+		'no hash joins' => 'SET enable_hashjoin = off;');
+	for my $k (sort keys %other)
+	{
+		is($single->safe_psql('postgres', "$other{$k}\n$bits"), $plain,
+			"release_speedups: the same bits on one server with $k");
+	}
+	is($coord->safe_psql('postgres', $bits), $plain, 'release_speedups: the same bits on the cluster');
+	is($coord->safe_psql('postgres', $bits), $plain, '... and again');
+	cmp_ok($single->safe_psql('postgres', q{SELECT count(*) FILTER (WHERE a <> b) FROM (
+		SELECT exp(sum(ln(ratio) ORDER BY ratio) / count(*)) AS a, exp(sum(ln(ratio) ORDER BY ratio DESC) / count(*)) AS b
+		FROM kernelindex.release_runs WHERE NOT is_reference AND ratio > 0
+		GROUP BY release, kernel, pass, metric, gpu, gpu_form_factor, provider) x}),
+		'>', 0, 'control: a geometric mean of doubles summed in two orders differs in some groups');
+}
+
+# --- Documents one at a time ---------------------------------------------
+
+# run_document() and run_bundle() of the two reference runs (lines 692 and
+# 1424 of the file) and of a hundred others, called on the coordinator.
 my $digests = $single->safe_psql('postgres', q{SELECT string_agg(digest::text, ',' ORDER BY digest)
 	FROM (SELECT digest FROM kernelindex.runs ORDER BY digest LIMIT 100) d});
 $digests .= ',' . $single->safe_psql('postgres', q{SELECT string_agg(r.run_digest, ',')
@@ -289,13 +522,71 @@ my $n = () = $rd =~ /sha256:/g;
 cmp_ok($n, '>=', 102, '... of the two reference runs and a hundred others');
 unlike($rd, qr/\|f\|/, '... each of which digests to its run');
 
+# --- Routed BI query by key --------------------------------------------------
+
+# The BI views expose the key as text, which Citus cannot route (README);
+# a BI query for one comparability key routed to its shard is written over
+# runs with the key as kidx_digest: here the speedups of one key (each run
+# of a non-reference implementation against the reference's latest run of
+# the same release, else of any release), as README shows it.
+my $routed = q{WITH f AS (
+	SELECT r.digest, r.observed_at, r.latency_ns, r.peak_bytes, i.provider,
+		COALESCE(pv.is_reference, false) AS is_reference, l.release
+	FROM kernelindex.runs r
+	JOIN kernelindex.implementations i ON i.id = r.implementation_id
+	LEFT JOIN kernelindex.providers pv ON pv.name = i.provider
+	LEFT JOIN kernelindex.run_labels l ON l.id = r.labels_id
+	WHERE r.comparability_key = '%KEY%'
+)
+SELECT f.provider, f.release, f.observed_at, f.latency_ns, ref.latency_ns AS reference_latency_ns,
+	kernelindex.ratio(ref.latency_ns, f.latency_ns) AS speedup,
+	f.peak_bytes, ref.peak_bytes AS reference_peak_bytes,
+	kernelindex.ratio(ref.peak_bytes, f.peak_bytes) AS memory_ratio, f.digest::text AS run_digest
+FROM f
+CROSS JOIN LATERAL (
+	SELECT g.latency_ns, g.peak_bytes FROM f g WHERE g.is_reference
+	ORDER BY g.release IS NOT DISTINCT FROM f.release DESC, g.observed_at DESC, g.digest DESC
+	LIMIT 1) ref
+WHERE NOT f.is_reference
+ORDER BY f.digest};
+my $from_view = q{SELECT provider, release, observed_at, latency_ns, reference_latency_ns, speedup,
+	peak_bytes, reference_peak_bytes, memory_ratio, run_digest
+FROM kernelindex.speedups WHERE comparability_key = '%KEY%' ORDER BY run_digest};
+{
+	my @keys = split /\n/, $single->safe_psql('postgres', q{SELECT DISTINCT comparability_key FROM kernelindex.speedups
+		WHERE kernel = 'sparsemax' AND gpu = 'NVIDIA GeForce RTX 3090' ORDER BY 1});
+	my ($same, $rows, $routed_ok, @not) = (0, 0, 0);
+	for my $k (@keys)
+	{
+		(my $q = $routed) =~ s/%KEY%/$k/;
+		(my $v = $from_view) =~ s/%KEY%/$k/;
+		my $view_rows = $single->safe_psql('postgres', $v);
+		$same++ if $coord->safe_psql('postgres', $q) eq $view_rows && $view_rows ne '';
+		$rows += () = $view_rows =~ /^/mg;
+		my ($ok, $what) = routed_to_key('postgres', $q, $k);
+		$ok ? $routed_ok++ : push @not, $what;
+	}
+	cmp_ok(scalar(@keys), '>=', 10, 'sparsemax on the GeForce RTX 3090 has ' . scalar(@keys) . ' comparability keys with speedups');
+	is($same, scalar(@keys), "the routed speedups of each key on the cluster are the view's rows on one server ($rows rows)");
+	is($routed_ok, scalar(@keys), '... and each is one task on the shard of its key') or diag(join("\n", @not));
+	my ($k) = @keys;
+	my @jobs = citus_jobs($coord, 'postgres', "SELECT * FROM kernelindex.speedups WHERE comparability_key = '$k'");
+	note('speedups filtered by comparability_key (text) on the cluster: '
+		  . join('; ', map { "$_->{tasks} task(s), $_->{subplans} subplan(s)" } @jobs));
+}
+
 # --- Documents in, on both ------------------------------------------------
 
-my $jsonl = $single->basedir . '/documents.jsonl';
+# The export of the CSV store twice: its documents (bundles {run, protocol,
+# environment}: workloads and implementations known by digest only) and
+# its whole bundles (with their documents, which fill them in).
 my $fmt = q{WITH (FORMAT csv, QUOTE E'\x01', DELIMITER E'\x02')};
+my $jsonl = $single->basedir . '/documents.jsonl';
+my $whole = $single->basedir . '/bundles.jsonl';
 $single->safe_psql('postgres', "\\copy (SELECT document FROM kernelindex.documents) TO '$jsonl' $fmt");
+$single->safe_psql('postgres', "\\copy (SELECT bundle FROM kernelindex.run_bundles) TO '$whole' $fmt");
 citus_database('docs');
-$coord->safe_psql('docs', 'SELECT kernelindex.distribute()');
+distribute('docs');
 $single->safe_psql('postgres', 'CREATE DATABASE docs');
 $single->safe_psql('docs', 'CREATE EXTENSION kernelindex');
 # Fifty of the bundles again, through ingest_bundles(), from a literal
@@ -312,14 +603,101 @@ for my $node ($single, $coord)
 		$node->safe_psql('docs', "SELECT kernelindex.ingest_document(\$kidx\$$doc\$kidx\$)");
 	}
 	$node->safe_psql('docs', "\\copy kernelindex.documents FROM '$jsonl' $fmt");
-	$node->safe_psql('docs', $bundles);
+	is($node->safe_psql('docs', 'SELECT count(*) FROM kernelindex.workloads WHERE document IS NOT NULL'),
+		'0', $node->name . ': the documents hold no workload document');
+	$node->safe_psql('docs', "\\copy kernelindex.documents FROM '$whole' $fmt");
+	is($node->safe_psql('docs', $bundles), '0', $node->name . ': fifty bundles again store nothing new');
 }
 is($coord->safe_psql('docs', 'SELECT count(*) FROM kernelindex.runs'),
-	$single->safe_psql('docs', 'SELECT count(*) FROM kernelindex.runs'), 'documents loaded on both');
+	2 * ($lines - 1) + 2, 'documents loaded on the cluster: every run of the export and the two reference records');
+is($coord->safe_psql('docs', 'SELECT count(*) FROM kernelindex.workloads WHERE document IS NULL'),
+	$single->safe_psql('docs', 'SELECT count(*) FROM kernelindex.workloads WHERE document IS NULL'),
+	'... the whole bundles filled in the workload documents as on one server');
+{
+	my $before = $coord->safe_psql('docs', $exact);
+	$coord->safe_psql('docs', "\\copy kernelindex.documents FROM '$whole' $fmt");
+	$coord->safe_psql('docs', "\\copy kernelindex.documents FROM '$jsonl' $fmt");
+	my $after = $coord->safe_psql('docs', $exact);
+	ok($after eq $before, 'loading the documents again changes no row of any table and no sequence (idempotent)')
+	  or diag(first_difference($before, $after));
+}
 compare('docs', 'documents');
 
-# --- Bad rows, quarantined ------------------------------------------------
+# --- Bad input: the same errors --------------------------------------------
 
+# Each bad Liger row (test/data/liger_bad_rows.csv, good ones among them)
+# and each faulty document (test/data/bad_documents.tsv, applied to a
+# reference record as regress documents does) alone, in a subtransaction:
+# what is stored, or the SQLSTATE, message and detail.
+my $bad_input = <<"SQL";
+SET client_min_messages = notice;
+CREATE TEMP TABLE bad_rows (LIKE kernelindex.liger_rows);
+\\copy bad_rows FROM '$top/test/data/liger_bad_rows.csv' WITH (FORMAT csv, HEADER MATCH)
+\\set ref `cat '$top/test/data/records/sparsemax-backward-torch-rtx3090.json'`
+CREATE TEMP TABLE base (name text PRIMARY KEY, doc jsonb);
+INSERT INTO base VALUES ('sparsemax', :'ref'::jsonb),
+	('sparsemax-noprotocol', :'ref'::jsonb - 'protocol'),
+	('sparsemax-noenvironment', :'ref'::jsonb - 'environment');
+CREATE TEMP TABLE faults (n serial, fault text, base text, op text, path text, value text);
+\\copy faults (fault, base, op, path, value) FROM '$top/test/data/bad_documents.tsv' WITH (FORMAT text, HEADER true)
+CREATE TEMP TABLE cat AS
+SELECT f.n, f.fault,
+	CASE f.op
+		WHEN 'replace' THEN f.value::jsonb
+		WHEN 'set' THEN jsonb_set(b.doc, f.path::text[], f.value::jsonb, true)
+		WHEN 'delete' THEN b.doc #- f.path::text[]
+	END AS doc
+FROM faults f LEFT JOIN base b ON b.name = f.base;
+DO \$\$
+DECLARE
+	r record;
+	msg text;
+	det text;
+	got text;
+BEGIN
+	FOR r IN SELECT b, row_number() OVER () AS n FROM bad_rows b LOOP
+		BEGIN
+			INSERT INTO kernelindex.liger_rows SELECT (r.b).*;
+			RAISE NOTICE 'row %: stored', r.n;
+		EXCEPTION WHEN OTHERS THEN
+			GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, det = PG_EXCEPTION_DETAIL;
+			RAISE NOTICE 'row %: % [%] %', r.n, SQLSTATE, msg, det;
+		END;
+	END LOOP;
+	FOR r IN SELECT c.n, c.fault, c.doc FROM cat c ORDER BY c.n LOOP
+		BEGIN
+			got := kernelindex.ingest_document(r.doc)::text;
+			RAISE NOTICE 'document % (%): stored %', r.n, r.fault, got;
+		EXCEPTION WHEN OTHERS THEN
+			GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, det = PG_EXCEPTION_DETAIL;
+			RAISE NOTICE 'document % (%): % [%] %', r.n, r.fault, SQLSTATE, msg, det;
+		END;
+	END LOOP;
+END
+\$\$;
+SQL
+{
+	my %errors;
+	for my $node ($single, $coord)
+	{
+		my ($r, undef, $e) = $node->psql('docs', $bad_input, on_error_stop => 1);
+		is($r, 0, $node->name . ': the bad input ran') or diag($e);
+		$errors{ $node->name } = join("\n", map { s/^.*?NOTICE:  //r } grep { /NOTICE:  (row|document) / } split /\n/, $e);
+	}
+	my $s = $errors{single};
+	my $nrows = () = $s =~ /^row \d+: \w{5} /mg;
+	my $ndocs = () = $s =~ /^document \d+ .*?: \w{5} /mg;
+	ok($errors{coordinator} eq $s,
+		"every bad row ($nrows) and faulty document ($ndocs) fails with the same SQLSTATE, message and detail on the cluster")
+	  or diag(first_difference($s, $errors{coordinator}));
+	cmp_ok($nrows, '>=', 15, '... bad rows refused');
+	cmp_ok($ndocs, '>=', 60, '... faulty documents refused');
+	my $sv = $single->safe_psql('docs', $store_by_value);
+	my $cv = $coord->safe_psql('docs', $store_by_value);
+	ok($cv eq $sv, '... and both stores hold the same (the good rows among them)') or diag(first_difference($sv, $cv));
+}
+
+# Bad rows quarantined.
 my $bad = $single->basedir . '/bad.csv';
 {
 	my @l = split /\r?\n/, slurp_file($csv);
@@ -335,68 +713,76 @@ for my $node ($single, $coord)
 		  . "\\copy kernelindex.liger_rows FROM '$bad' WITH (FORMAT csv, HEADER MATCH)");
 }
 my $rejected = q{SELECT row_number, column_name, bad_value, reason, kernel_name FROM kernelindex.rejected_rows ORDER BY 1};
-is($coord->safe_psql('docs', $rejected), $single->safe_psql('docs', $rejected),
-	'a bad row is quarantined the same way on the cluster');
-
-# --- A store loaded on one server, distributed afterwards ------------------
-
-# kernelindex created and loaded before Citus: distribute() has Citus create
-# the extension on the workers and moves the stored rows into the shards.
-$coord->safe_psql('postgres', 'CREATE DATABASE existing');
-$coord->safe_psql('existing', 'CREATE EXTENSION kernelindex');
-$coord->safe_psql('existing', $copy_csv);
-my %before = map { $_ => $coord->safe_psql('existing', $queries{$_}) } qw(runs run_series speedups);
-my $members = q{SELECT pg_describe_object(d.classid, d.objid, d.objsubid) COLLATE "C"
-	FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'kernelindex' WHERE d.deptype = 'e'
-	ORDER BY 1};
-my $members_before = $coord->safe_psql('existing', $members);
-citus_database('existing', 1);
-# distribute() redefines some views and functions, the extension's own only.
-$coord->safe_psql('existing', 'ALTER EXTENSION kernelindex DROP VIEW kernelindex.releases');
-($rc, $out, $err) = $coord->psql('existing', "\\set VERBOSITY verbose\nSELECT kernelindex.distribute()");
-like($err, qr/ERROR:  55000: kernelindex\.distribute\(\) redefines only objects of the kernelindex extension; not of it: kernelindex\.releases\n/,
-	'distribute() refuses to redefine a view that is not the extension\'s (55000)');
-is($coord->safe_psql('existing', 'SELECT count(*) FROM pg_dist_partition'), '0', '... and changes nothing');
-$coord->safe_psql('existing', 'ALTER EXTENSION kernelindex ADD VIEW kernelindex.releases');
-$coord->safe_psql('existing', 'SELECT kernelindex.distribute()');
-is($coord->safe_psql('existing',
-		q{SELECT sum(result::bigint) FROM run_command_on_shards('kernelindex.runs', 'SELECT count(*) FROM %s')}),
-	$lines - 1, 'an existing store: distribute() moves its runs into the shards');
-is($coord->safe_psql('existing', $queries{$_}), $before{$_}, "... $_ the same as before")
-  for sort keys %before;
-is($coord->safe_psql('existing', $members), $members_before,
-	'... and every object of the extension, the redefined views and functions too, is still a member of it');
-$coord->safe_psql('existing', $copy_csv);
-is($coord->safe_psql('existing', 'SELECT count(*) FROM kernelindex.runs'), $lines - 1,
-	'... and loading the file again stores nothing new');
+my $rejected_rows = $single->safe_psql('docs', $rejected);
+isnt($rejected_rows, '', 'a bad row is quarantined on one server');
+is($coord->safe_psql('docs', $rejected), $rejected_rows, '... and the same way on the cluster');
 
 # --- What runs refer to is still enforced ----------------------------------
 
-sub sqlstate
+# A run naming nothing through each reference column: a stored run's row
+# with a new digest, no externalId and that column naming no row, inserted
+# as one row (Citus routes it to the shard of its key).
+my $run_digest = $single->safe_psql('postgres', 'SELECT min(digest) FROM kernelindex.runs');
+for my $ref (@KidxStore::RUN_REFERENCES)
 {
-	my ($node, $db, $sql) = @_;
-	my (undef, undef, $e) = $node->psql($db, "\\set VERBOSITY sqlstate\n$sql");
-	return $e =~ /ERROR:\s+(\w{5})/ ? $1 : "no error ($e)";
+	my ($col, $table) = @$ref;
+	my %got;
+	for my $node ($single, $coord)
+	{
+		my $missing = $col eq 'comparability_key' ? q{'sha256:} . ('f' x 64) . q{'}
+		  : $node->safe_psql('postgres', "SELECT max(id) + 1000000 FROM kernelindex.$table");
+		my $values = $node->safe_psql('postgres', qq{SELECT string_agg(CASE a.attname
+				WHEN '$col' THEN \$v\$$missing\$v\$
+				WHEN 'digest' THEN quote_literal('sha256:' || repeat('0', 64))
+				WHEN 'external_key' THEN 'NULL'
+				ELSE quote_nullable(x.j ->> a.attname) END, ', ' ORDER BY a.attnum)
+			FROM pg_attribute a, (SELECT to_jsonb(r) AS j FROM kernelindex.runs r WHERE r.digest = '$run_digest') x
+			WHERE a.attrelid = 'kernelindex.runs'::regclass AND a.attnum > 0 AND NOT a.attisdropped});
+		$got{ $node->name } = sqlstate($node, 'postgres', "INSERT INTO kernelindex.runs VALUES ($values)");
+	}
+	is("$got{single} $got{coordinator}", '23503 23503', "a run whose $col names no row of $table fails with 23503 on both");
 }
-my $used = $coord->safe_psql('postgres', 'SELECT min(series_id) FROM kernelindex.runs');
-is(sqlstate($coord, 'postgres', "DELETE FROM kernelindex.run_series WHERE id = $used"),
-	'23503', 'deleting a series runs use fails with 23503');
-is(sqlstate($coord, 'postgres', "UPDATE kernelindex.run_series SET name_cut = 1 WHERE id = $used"),
-	'0A000', 'changing a series is refused');
-is(sqlstate($coord, 'postgres', 'TRUNCATE kernelindex.run_series'),
-	'0A000', 'truncating the series while runs remain is refused');
-# (As the batch writer inserts on Citus: a plain INSERT ... SELECT goes by
-# COPY, whose errors Citus reports as XX000.)
-is(sqlstate($coord, 'postgres', q{INSERT INTO kernelindex.runs (comparability_key, digest, observed_at, series_id)
-	SELECT comparability_key, ('sha256:' || repeat('0', 64))::kidx_digest, now(), series_id + 1000000
-	FROM kernelindex.runs LIMIT 1 ON CONFLICT (comparability_key, digest) DO NOTHING}),
-	'23503', 'a run naming a series that does not exist fails with 23503');
-my $key = $coord->safe_psql('postgres', "SELECT comparability_key FROM kernelindex.run_series WHERE id = $used");
-is(sqlstate($coord, 'postgres', qq{INSERT INTO kernelindex.runs (comparability_key, digest, observed_at, series_id)
-	SELECT '$key', ('sha256:' || repeat('1', 64))::kidx_digest, now(), s.id
-	FROM kernelindex.run_series s WHERE s.comparability_key <> '$key' LIMIT 1
-	ON CONFLICT (comparability_key, digest) DO NOTHING}),
-	'23503', 'a run whose series has another comparability key fails with 23503');
+# (A multi-row INSERT ... SELECT into runs goes through COPY on Citus,
+# whose errors it reports as XX000; the loaders insert with ON CONFLICT.)
+for my $form ([ 'INSERT ... SELECT', '' ], [ 'INSERT ... SELECT ... ON CONFLICT DO NOTHING', ' ON CONFLICT (comparability_key, digest) DO NOTHING' ])
+{
+	my $sql = q{INSERT INTO kernelindex.runs (comparability_key, digest, observed_at, implementation_id, template_id, status_id)
+		SELECT comparability_key, ('sha256:' || repeat('0', 64))::kidx_digest, now(), implementation_id, template_id + 1000000, status_id
+		FROM kernelindex.runs LIMIT 1} . $form->[1];
+	my $c = $form->[1] eq '' ? 'XX000' : '23503';
+	is(sqlstate($single, 'postgres', $sql) . ' ' . sqlstate($coord, 'postgres', $sql), "23503 $c",
+		"$form->[0] of a run naming no template: 23503 on one server, $c on the cluster");
+}
+# What a run names cannot be deleted, changed or truncated away.
+my %tables_of = map { $_->[1] => 1 } @KidxStore::RUN_REFERENCES;
+for my $table (sort keys %tables_of)
+{
+	my @cols = map { $_->[0] } grep { $_->[1] eq $table } @KidxStore::RUN_REFERENCES;
+	my $key = (grep { $_->[1] eq $table } @KidxStore::RUN_REFERENCES)[0][2];
+	my (%delete, %update, %truncate, %kept);
+	for my $node ($single, $coord)
+	{
+		my $used = $node->safe_psql('postgres',
+			'SELECT quote_literal(least(' . join(', ', map { "min($_)" } @cols) . ')) FROM kernelindex.runs');
+		my $count = "SELECT count(*) FROM kernelindex.$table WHERE $key = $used";
+		$delete{ $node->name } = sqlstate($node, 'postgres', "DELETE FROM kernelindex.$table WHERE $key = $used");
+		$kept{ $node->name } = $node->safe_psql('postgres', $count);
+		$truncate{ $node->name } = sqlstate($node, 'postgres', "TRUNCATE kernelindex.$table");
+		my (undef, undef, $e) = $node->psql('postgres', $table =~ /^run_/
+			? "UPDATE kernelindex.$table SET value = value WHERE $key = $used"
+			: $table eq 'comparability_keys' ? "UPDATE kernelindex.$table SET protocol_id = protocol_id + 1 WHERE $key = $used"
+			: "UPDATE kernelindex.$table SET digest = ('sha256:' || repeat('e', 64))::kidx_digest WHERE $key = $used");
+		# (messages from a shard name it: <table>_<shard id>)
+		($update{ $node->name }) = $e =~ /ERROR:\s+(.*)/;
+		$update{ $node->name } = defined $update{ $node->name }
+		  ? $update{ $node->name } =~ s/(kernelindex\.\w+?)_\d{6,}\b/$1/gr : "no error ($e)";
+	}
+	is("$delete{single} $delete{coordinator}", '23503 23503', "deleting a row of $table runs use fails with 23503 on both");
+	is("$kept{single} $kept{coordinator}", '1 1', '... and the row is still there');
+	is("$truncate{single} $truncate{coordinator}", '23503 0A000',
+		"truncating $table alone fails: 23503 on one server, 0A000 on the cluster (a foreign key)");
+	is($update{coordinator}, $update{single}, "changing a row of $table runs use fails alike on both (shard names aside): $update{single}");
+}
 {
 	my @l = split /\r?\n/, slurp_file($csv);
 	(my $row = $l[691]) =~ s/^((?:[^,]*,){8})[^,]*/${1}2.7/;
@@ -405,8 +791,9 @@ is(sqlstate($coord, 'postgres', qq{INSERT INTO kernelindex.runs (comparability_k
 	print $fh "$l[0]\n$row\n";
 	close $fh;
 	chmod 0644, $f;
-	is(sqlstate($coord, 'postgres', "\\copy kernelindex.liger_rows FROM '$f' WITH (FORMAT csv, HEADER MATCH)"),
-		'23505', q{a new run with a stored run's externalId fails with 23505});
+	my $copy = "\\copy kernelindex.liger_rows FROM '$f' WITH (FORMAT csv, HEADER MATCH)";
+	is(sqlstate($single, 'postgres', $copy) . ' ' . sqlstate($coord, 'postgres', $copy), '23505 23505',
+		q{a new run with a stored run's externalId fails with 23505 on both});
 }
 # Loads refuse a missing reference as on one server: a bundle without its
 # protocol, naming one that is not stored (23503), and nothing is stored.
@@ -423,9 +810,110 @@ is(sqlstate($coord, 'postgres', qq{INSERT INTO kernelindex.runs (comparability_k
 		is($node->safe_psql('postgres', 'SELECT count(*) FROM kernelindex.runs'), $before, "$what: ... and stores nothing");
 	}
 }
-is($coord->safe_psql('postgres', q{SELECT count(*) FROM kernelindex.runs r
-	WHERE NOT EXISTS (SELECT 1 FROM kernelindex.run_series s WHERE s.id = r.series_id)}),
-	'0', 'no run points at nothing');
+is($coord->safe_psql('postgres', 'SELECT sum(n) FROM (' . KidxStore::dangling_sql() . ') d (what, n)'), '0',
+	'no run or key on the cluster points at nothing');
 
+# --- A store loaded on one server, distributed afterwards ------------------
+
+# kernelindex created and loaded before Citus: distribute() has Citus create
+# the extension on the workers and moves the stored rows into the shards.
+$coord->safe_psql('postgres', 'CREATE DATABASE existing');
+$coord->safe_psql('existing', 'CREATE EXTENSION kernelindex');
+$coord->safe_psql('existing', $copy_csv);
+my $existing_before = $coord->safe_psql('existing', $exact);
+my $existing_views = $coord->safe_psql('existing', $view_sums);
+my $members = q{SELECT pg_describe_object(d.classid, d.objid, d.objsubid) COLLATE "C"
+	FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'kernelindex' WHERE d.deptype = 'e'
+	ORDER BY 1};
+my $members_before = $coord->safe_psql('existing', $members);
+citus_database('existing', 1);
+# distribute() redefines views and functions from forms of the extension's
+# own only.
+$coord->safe_psql('existing', 'ALTER EXTENSION kernelindex DROP VIEW kernelindex.run_bundles_citus');
+($rc, $out, $err) = $coord->psql('existing', "\\set VERBOSITY verbose\nSELECT kernelindex.distribute()");
+like($err, qr/ERROR:  55000: kernelindex\.distribute\(\) redefines only objects of the kernelindex extension, with forms of its own; not of it: kernelindex\.run_bundles_citus\n/,
+	'distribute() refuses to take a form from a view that is not the extension\'s (55000)');
+is($coord->safe_psql('existing', 'SELECT count(*) FROM pg_dist_partition'), '0', '... and changes nothing');
+$coord->safe_psql('existing', 'ALTER EXTENSION kernelindex ADD VIEW kernelindex.run_bundles_citus');
+distribute('existing');
+is($coord->safe_psql('existing',
+		q{SELECT sum(result::bigint) FROM run_command_on_shards('kernelindex.runs', 'SELECT count(*) FROM %s')}),
+	$lines - 1, 'an existing store: distribute() moves its runs into the shards');
+{
+	my $after = $coord->safe_psql('existing', $exact);
+	ok($after eq $existing_before, '... every row of every table (ids too) and every sequence as before')
+	  or diag(first_difference($existing_before, $after));
+	$after = $coord->safe_psql('existing', $view_sums);
+	ok($after eq $existing_views, '... every view and document as before') or diag(first_difference($existing_views, $after));
+}
+is($coord->safe_psql('existing', $members), $members_before,
+	'... and every object of the extension, the redefined views and functions too, is still a member of it');
+$coord->safe_psql('existing', $copy_csv);
+is($coord->safe_psql('existing', $exact), $existing_before, '... and loading the file again changes nothing');
+
+# --- Dump and restore of a distributed store -------------------------------
+
+# pg_dump of the coordinator holds the runs as plain data (Citus reads them
+# from the shards) and nothing of Citus's distribution: restored into a new
+# database, the store is on the coordinator until distribute() runs again.
+my $dump = $coord->basedir . '/store.dump';
+my $original = $coord->safe_psql('postgres', $exact);
+my $original_views = $coord->safe_psql('postgres', $view_sums);
+$coord->command_ok([ 'pg_dump', '-Fc', '-d', $coord->connstr('postgres'), '-f', $dump ], 'pg_dump of the coordinator');
+$coord->safe_psql('postgres', 'CREATE DATABASE restored');
+$coord->command_ok([ 'pg_restore', '--exit-on-error', '-d', $coord->connstr('restored'), $dump ],
+	'pg_restore into a new database on the coordinator');
+is($coord->safe_psql('restored', 'SELECT count(*) FROM pg_dist_partition'), '0',
+	'... which holds no distributed table');
+is($coord->safe_psql('restored', 'SELECT count(*) FROM kernelindex.runs'), 2 * ($lines - 1),
+	"... and every run, in the coordinator's own table");
+citus_database('restored', 1);
+distribute('restored');
+is($coord->safe_psql('restored', $layout), $distributed, 'distribute() again: the layout of the original');
+{
+	my $after = $coord->safe_psql('restored', $exact);
+	ok($after eq $original, '... every row of every table (ids too) and every sequence of the original')
+	  or diag(first_difference($original, $after));
+	$after = $coord->safe_psql('restored', $view_sums);
+	ok($after eq $original_views, '... every view and document of the original') or diag(first_difference($original_views, $after));
+	$coord->safe_psql('restored', "\\copy kernelindex.liger_rows FROM '$next' WITH (FORMAT csv, HEADER MATCH)");
+	is($coord->safe_psql('restored', $exact), $original, '... and loading a file again changes nothing');
+}
+
+# --- A third worker, and the shards rebalanced -----------------------------
+
+# (shard_transfer_mode block_writes: the default, logical replication, needs
+# wal_level = logical on every node; README.)
+$worker3->safe_psql('postgres', 'CREATE EXTENSION citus');
+$coord->safe_psql('postgres', "SELECT citus_add_node('127.0.0.1', " . $worker3->port . ')');
+{
+	my $t = time;
+	$coord->safe_psql('postgres', q{SELECT citus_rebalance_start(shard_transfer_mode => 'block_writes')});
+	$coord->safe_psql('postgres', q{SET statement_timeout = '600s'; SELECT citus_rebalance_wait()});
+	note(sprintf('rebalance onto the third worker: %.1f s', time - $t));
+}
+is($coord->safe_psql('postgres', q{SELECT state FROM citus_rebalance_status() ORDER BY job_id DESC LIMIT 1}),
+	'finished', 'citus_rebalance_start() onto a third worker finished');
+is($coord->safe_psql('postgres', q{SELECT count(DISTINCT p.groupid) FROM pg_dist_placement p
+	JOIN pg_dist_shard s USING (shardid) WHERE s.logicalrelid = 'kernelindex.runs'::regclass}),
+	'3', '... the shards of runs are on the three workers');
+is($coord->safe_psql('postgres', q{SELECT count(*) FROM pg_dist_shard s
+	JOIN pg_dist_placement p USING (shardid) JOIN pg_dist_node n USING (groupid)
+	WHERE s.logicalrelid::text LIKE 'kernelindex.%' AND s.logicalrelid <> 'kernelindex.runs'::regclass
+	  AND n.nodeport = } . $worker3->port), scalar(@tables) - 1, '... and the reference tables on it too');
+{
+	my $after = $coord->safe_psql('postgres', $exact);
+	ok($after eq $original, '... every row of every table and every sequence as before')
+	  or diag(first_difference($original, $after));
+}
+my $third = $single->basedir . '/third_release.csv';
+shifted_release($third, 2, '0.10.0', 300);
+$_->safe_psql('postgres', "\\copy kernelindex.liger_rows FROM '$third' WITH (FORMAT csv, HEADER MATCH)")
+  for ($single, $coord);
+compare('postgres', 'after rebalancing, with a third release');
+
+note("distribute() seconds by database: " . join(', ', map { "$_ $distribute_seconds{$_}" } sort keys %distribute_seconds));
+note("upstream CSV load seconds: " . join(', ', map { "$_ $load_seconds{$_}" } sort keys %load_seconds));
+note(sprintf('060_citus: %.0f s', time - $started));
 $_->stop for ($single, @citus);
 done_testing();

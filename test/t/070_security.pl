@@ -925,6 +925,7 @@ my %reads = (
 	'kernelindex.run_json' => 'comparability_keys, protocols, workloads, environments, implementations, the dictionaries',
 	'kernelindex.run_document' => 'runs, comparability_keys, the resources, the dictionaries',
 	'kernelindex.run_bundle' => 'runs, comparability_keys, the resources, the dictionaries',
+	'kernelindex.run_bundle_citus' => 'runs, comparability_keys, the resources, the dictionaries',
 	'kernelindex.liger_protocol' => 'liger_passes', 'kernelindex.liger_environment' => 'gpus',
 	'kernelindex.liger_implementation' => 'kernels, providers', 'kernelindex.liger_workload' => 'kernels',
 	'kernelindex.liger_workload_label' => 'kernels');
