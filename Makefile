@@ -88,7 +88,7 @@ test:
 # The same suites on PostgreSQL 15, 16, 17 and 18 (Debian chroots built with
 # debootstrap, reused when present), the Debian packages built and installed
 # in clean chroots with their regression suites run; one table at the end.
-# Needs root; test/versions/README-section.md says what else.
+# Needs root; README ("What the matrix needs") says what else.
 test-versions:
 	@WERROR=1 bash test/versions/matrix.sh
 
