@@ -101,8 +101,11 @@ compare_in() {
 			;;
 		esac
 	done <"$tmp/$name.out"
-	if [ "$kinds" -ne 12 ]; then
-		echo "FAILED: $name: $kinds kinds of cases compared, not 12"
+	# protocol, environment, implementation, workload and workload_label,
+	# each one at a time and set-based, and slug: 11 (liger_series went
+	# with the store rewrite).
+	if [ "$kinds" -ne 11 ]; then
+		echo "FAILED: $name: $kinds kinds of cases compared, not 11"
 		cat "$tmp/$name.out"
 		fail=1
 	fi

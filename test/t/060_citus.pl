@@ -198,7 +198,7 @@ is($coord->safe_psql('postgres', q{SELECT c.conname || '|' || a.attname || '|' |
 	ORDER BY a.attnum}),
 	join("\n", map { "runs_$_->[0]_fkey|$_->[0]|kernelindex.$_->[1]|$_->[2]" } @KidxStore::RUN_REFERENCES),
 	'on Citus each reference of runs is a foreign key to its reference table');
-my $kept = join("\n", grep { !/^kernelindex\.runs |_delete$|_truncate$/ } split /\n/, $one_server_triggers);
+my $kept = join("\n", grep { !/^kernelindex\.runs runs_references_|_delete$|_truncate$/ } split /\n/, $one_server_triggers);
 is($coord->safe_psql('postgres', $triggers), $kept,
 	'... the reference triggers of runs and the guards of deletes and truncates are dropped, every other trigger kept');
 # The Citus forms swapped in (one server keeps its own, which differ).
@@ -782,6 +782,19 @@ for my $table (sort keys %tables_of)
 	is("$truncate{single} $truncate{coordinator}", '23503 0A000',
 		"truncating $table alone fails: 23503 on one server, 0A000 on the cluster (a foreign key)");
 	is($update{coordinator}, $update{single}, "changing a row of $table runs use fails alike on both (shard names aside): $update{single}");
+}
+# A stored run never changes: runs_identity stays on the shards.
+{
+	my %e;
+	for my $node ($single, $coord)
+	{
+		my (undef, undef, $err) = $node->psql('postgres',
+			"\\set VERBOSITY verbose\nUPDATE kernelindex.runs SET latency_ns = 1 WHERE digest = '$run_digest'");
+		($e{ $node->name }) = $err =~ /ERROR:\s+(.*)/;
+		$e{ $node->name } = defined $e{ $node->name } ? $e{ $node->name } =~ s/(kernelindex\.\w+?)_\d{6,}\b/$1/gr : "no error ($err)";
+	}
+	like($e{single}, qr/^0A000: /, "changing a stored run fails with 0A000 on one server: $e{single}");
+	is($e{coordinator}, $e{single}, '... and alike on the cluster (shard names aside)');
 }
 {
 	my @l = split /\r?\n/, slurp_file($csv);
