@@ -5,11 +5,12 @@
  *         WITH (FORMAT csv, HEADER MATCH)
  *
  * kernelindex.liger_rows is a view with the 15 upstream columns and three
- * triggers in C (src/liger_ingest.c): each row is checked and grouped with
- * the rows that differ from it only in timestamp and values; at the end of
- * the statement C reads the catalogs once, builds each group's resource
- * documents (src/liger_catalog.c), and the run layout makes every row a
- * run.  Nothing is kept in the view.
+ * triggers in C (src/liger_ingest.c): a statement reads the catalogs once;
+ * each row is checked and becomes a run at once, from its group (the rows
+ * that differ from it only in timestamp and values: resource documents
+ * built once per statement, src/liger_catalog.c) and the run layout's
+ * template; the batch stores the runs at the end of the statement.
+ * Nothing is kept in the view.
  *
  * Catalogs (kernelindex.gpus, kernels, providers, liger_passes) are plain
  * tables users extend with INSERT; rows the extension seeds are marked

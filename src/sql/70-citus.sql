@@ -24,9 +24,10 @@
  *   copy: Citus keeps no triggers on distributed tables unless
  *   citus.enable_unsafe_triggers is set, and a trigger may not query shards
  *   on other servers, as the guards of deletes (which read runs) must.  The
- *   triggers runs_references_insert, runs_references_update and the guards
- *   of deletes and truncates are dropped; the guards of updates (a
- *   dictionary value never changes; they read nothing) stay, on every copy.
+ *   trigger runs_references_insert and the guards of deletes and truncates
+ *   are dropped; the guards of updates (a dictionary value, a key's or a
+ *   resource's identity and a stored run never change; they read nothing)
+ *   stay, on every copy.
  * - The view that rebuilds documents (run_bundles, which documents reads)
  *   and run_document()/run_bundle(), whose C function Citus would push down
  *   to the shards, take their Citus forms, defined below as objects of
