@@ -51,7 +51,7 @@ for v in run_facts speedups; do
 	index=$(q -At -c "SELECT indexname FROM pg_indexes WHERE schemaname = 'kernelindex' AND tablename = 'runs'" |
 		while read -r i; do
 			c=$(grep -c -E "Index( Only)? Scan( Backward)? using $i on runs|Bitmap Index Scan on $i\$" <<<"$plan" || true)
-			[ "$c" -gt 0 ] && echo "$c $i"
+			if [ "$c" -gt 0 ]; then echo "$c $i"; fi
 		done | sort -rn | awk 'NR == 1 { print $2 }')
 	if [ -z "$index" ]; then
 		echo "dashboard on $v: the plan uses no index of kernelindex.runs:"
