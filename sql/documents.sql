@@ -164,3 +164,26 @@ TRUNCATE kernelindex.runs, kernelindex.comparability_keys, kernelindex.protocols
 	kernelindex.environments, kernelindex.workloads, kernelindex.implementations, kernelindex.run_titles,
 	kernelindex.run_statuses, kernelindex.run_sources, kernelindex.run_benchmarks, kernelindex.run_strings,
 	kernelindex.run_labels, kernelindex.run_templates;
+
+-- run_document and run_bundle keep their look-ups' plans for the session:
+-- in a session that drops and creates the extension again (a new
+-- kidx_digest type, new tables), they read the new store, and they give
+-- what run_bundles gives for every run, NULL for a digest not stored.
+SELECT current_database() AS regress_db \gset
+CREATE DATABASE kidx_documents_kept TEMPLATE template0;
+\c kidx_documents_kept
+SET client_min_messages = warning;
+CREATE EXTENSION kernelindex;
+\copy kernelindex.liger_rows FROM 'test/data/liger_sample.csv' WITH (FORMAT csv, HEADER MATCH)
+SELECT count(kernelindex.run_document(digest)) AS documents FROM kernelindex.runs;
+DROP EXTENSION kernelindex;
+CREATE EXTENSION kernelindex;
+\copy kernelindex.liger_rows FROM 'test/data/liger_sample.csv' WITH (FORMAT csv, HEADER MATCH)
+SELECT count(*) AS runs,
+	count(*) FILTER (WHERE kernelindex.run_document(b.digest)::text = b.document::text) AS same_document,
+	count(*) FILTER (WHERE kernelindex.run_bundle(b.digest)::text = b.bundle::text) AS same_bundle
+FROM kernelindex.run_bundles b;
+SELECT kernelindex.run_document(('sha256:' || repeat('0', 64))::kidx_digest) IS NULL AS unknown_is_null,
+	kernelindex.run_bundle(NULL) IS NULL AS null_is_null;
+\c :regress_db
+DROP DATABASE kidx_documents_kept;

@@ -538,12 +538,12 @@ cache_lookup(DictCache *dc, DictKind kind, int32 id)
 		return e->value;
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	kidx_spi_execute(psprintf("SELECT t.value%s FROM kernelindex.%s AS t"
-							  " WHERE t.id OPERATOR(pg_catalog.=) $1",
-							  kind == DK_TEMPLATE ?
-							  ", t.name_form, t.name_prefix, t.name_cut, t.external_id_form, t.native_unit" : "",
-							  dict_table[kind]),
-					 1, argtypes, args, NULL, true, 1);
+	kidx_spi_execute_kept(psprintf("SELECT t.value%s FROM kernelindex.%s AS t"
+								   " WHERE t.id OPERATOR(pg_catalog.=) $1",
+								   kind == DK_TEMPLATE ?
+								   ", t.name_form, t.name_prefix, t.name_cut, t.external_id_form, t.native_unit" : "",
+								   dict_table[kind]),
+						  1, argtypes, args, NULL, true, 1);
 	if (SPI_processed != 1)
 	{
 		SPI_finish();

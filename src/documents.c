@@ -86,6 +86,8 @@ PG_FUNCTION_INFO_V1(kidx_ingest_bundles);
 PG_FUNCTION_INFO_V1(kidx_ingest_document);
 PG_FUNCTION_INFO_V1(kidx_run_bundle_of);
 PG_FUNCTION_INFO_V1(kidx_run_json);
+PG_FUNCTION_INFO_V1(kidx_run_document);
+PG_FUNCTION_INFO_V1(kidx_run_bundle);
 
 /* ----------------------------------------------------------------
  *		Documents in
@@ -538,11 +540,11 @@ export_query(ExportCache *ec, const char *sql, int nargs, Oid *types, Datum *arg
 		(void) set_config_option("citus.allow_nested_distributed_execution", "on",
 								 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
 								 true, 0, false);
-		kidx_spi_execute(sql, nargs, types, args, NULL, true, 1);
+		kidx_spi_execute_kept(sql, nargs, types, args, NULL, true, 1);
 		AtEOXact_GUC(true, nestlevel);
 	}
 	else
-		kidx_spi_execute(sql, nargs, types, args, NULL, true, 1);
+		kidx_spi_execute_kept(sql, nargs, types, args, NULL, true, 1);
 }
 
 /* The document of a resource (NULL: known by digest only), read once. */
@@ -707,6 +709,10 @@ object_of_containers(const char *const *keys, Jsonb **values, int n)
 	return (Jsonb *) buf.data;
 }
 
+static Jsonb *bundle_of(ExportCache *ec, HeapTupleHeader row, const KidxDigest *const *refs,
+						const char *workload_label, const char *name,
+						const char *external_id, bool whole);
+
 /* A text argument as a C string (NULL: NULL). */
 static char *
 text_arg(FunctionCallInfo fcinfo, int n)
@@ -726,13 +732,8 @@ text_arg(FunctionCallInfo fcinfo, int n)
 Datum
 kidx_run_bundle_of(PG_FUNCTION_ARGS)
 {
-	ExportCache *ec;
 	const KidxDigest *refs[RR_N];
-	RunParts	parts;
-	Jsonb	   *values[RR_N + 1];
-	const char *keys[RR_N + 1];
 	bool		whole = !PG_ARGISNULL(8) && PG_GETARG_BOOL(8);
-	int			n = 0;
 	int			i;
 
 	if (PG_ARGISNULL(0))
@@ -745,9 +746,26 @@ kidx_run_bundle_of(PG_FUNCTION_ARGS)
 					 errmsg("run_bundle_of needs the digest of the run's %s", run_ref_name[i])));
 		refs[i] = PG_GETARG_KIDX_DIGEST_P(1 + i);
 	}
-	ec = export_cache(fcinfo);
-	parts_of_row(ec, PG_GETARG_HEAPTUPLEHEADER(0), refs, text_arg(fcinfo, 5),
-				 text_arg(fcinfo, 6), text_arg(fcinfo, 7), &parts);
+	PG_RETURN_JSONB_P(bundle_of(export_cache(fcinfo), PG_GETARG_HEAPTUPLEHEADER(0), refs,
+								text_arg(fcinfo, 5), text_arg(fcinfo, 6),
+								text_arg(fcinfo, 7), whole));
+}
+
+/*
+ * The bundle {run, protocol, environment} of a stored run's row, with
+ * workload and implementation too (where known) when whole.
+ */
+static Jsonb *
+bundle_of(ExportCache *ec, HeapTupleHeader row, const KidxDigest *const *refs,
+		  const char *workload_label, const char *name, const char *external_id,
+		  bool whole)
+{
+	RunParts	parts;
+	Jsonb	   *values[RR_N + 1];
+	const char *keys[RR_N + 1];
+	int			n = 0;
+
+	parts_of_row(ec, row, refs, workload_label, name, external_id, &parts);
 
 	if (export_resource(ec, RR_PROTOCOL, refs[RR_PROTOCOL]) == NULL ||
 		export_resource(ec, RR_ENVIRONMENT, refs[RR_ENVIRONMENT]) == NULL)
@@ -772,7 +790,7 @@ kidx_run_bundle_of(PG_FUNCTION_ARGS)
 		keys[n] = "implementation";
 		values[n++] = export_resource(ec, RR_IMPLEMENTATION, refs[RR_IMPLEMENTATION]);
 	}
-	PG_RETURN_JSONB_P(object_of_containers(keys, values, n));
+	return object_of_containers(keys, values, n);
 }
 
 /* The digests a comparability key names (run_json), read once. */
@@ -851,6 +869,42 @@ implementation_digest(ExportCache *ec, int32 id)
 	return &e->digest;
 }
 
+/*
+ * What a stored run's row refers to, through the cache: the digests of its
+ * resources, its workload's label, its name and externalId strings.  False
+ * when the row has no comparability key or implementation.
+ */
+static bool
+row_refs(ExportCache *ec, HeapTupleHeader row, const KidxDigest **refs,
+		 const char **workload_label, char **strings)
+{
+	static const char *const string_column[2] = {"name_id", "external_id_id"};
+	KeyDigests *k;
+	bool		isnull;
+	Datum		d;
+	int			i;
+
+	d = GetAttributeByName(row, "comparability_key", &isnull);
+	if (isnull)
+		return false;
+	k = key_digests(ec, (KidxDigest *) DatumGetPointer(d));
+	for (i = 0; i < 3; i++)
+		refs[i] = &k->ref[i];
+	*workload_label = k->workload_label;
+	d = GetAttributeByName(row, "implementation_id", &isnull);
+	if (isnull)
+		return false;
+	refs[RR_IMPLEMENTATION] = implementation_digest(ec, DatumGetInt32(d));
+	for (i = 0; i < 2; i++)
+	{
+		strings[i] = NULL;
+		d = GetAttributeByName(row, string_column[i], &isnull);
+		if (!isnull)
+			strings[i] = (char *) dict_cache_text(ec->dicts, DK_STRING, DatumGetInt32(d));
+	}
+	return true;
+}
+
 /* kernelindex.run_json(kernelindex.runs): the run document of a row. */
 Datum
 kidx_run_json(PG_FUNCTION_ARGS)
@@ -858,32 +912,68 @@ kidx_run_json(PG_FUNCTION_ARGS)
 	HeapTupleHeader row = PG_GETARG_HEAPTUPLEHEADER(0);
 	ExportCache *ec = export_cache(fcinfo);
 	const KidxDigest *refs[RR_N];
-	KeyDigests *k;
+	const char *workload_label;
+	char	   *strings[2];
 	RunParts	parts;
-	bool		isnull;
-	Datum		d;
-	char	   *strings[2] = {NULL, NULL};
-	static const char *const string_column[2] = {"name_id", "external_id_id"};
-	int			i;
 
-	d = GetAttributeByName(row, "comparability_key", &isnull);
-	if (isnull)
+	if (!row_refs(ec, row, refs, &workload_label, strings))
 		PG_RETURN_NULL();
-	k = key_digests(ec, (KidxDigest *) DatumGetPointer(d));
-	for (i = 0; i < 3; i++)
-		refs[i] = &k->ref[i];
-	d = GetAttributeByName(row, "implementation_id", &isnull);
-	if (isnull)
-		PG_RETURN_NULL();
-	refs[RR_IMPLEMENTATION] = implementation_digest(ec, DatumGetInt32(d));
-	for (i = 0; i < 2; i++)
-	{
-		d = GetAttributeByName(row, string_column[i], &isnull);
-		if (!isnull)
-			strings[i] = (char *) dict_cache_text(ec->dicts, DK_STRING, DatumGetInt32(d));
-	}
-	parts_of_row(ec, row, refs, k->workload_label, strings[0], strings[1], &parts);
+	parts_of_row(ec, row, refs, workload_label, strings[0], strings[1], &parts);
 	PG_RETURN_JSONB_P(run_rebuild(&parts));
+}
+
+/*
+ * The bundle of the stored run of a digest (NULL: none), whole or not: its
+ * row read by a kept plan, everything it refers to through the call site's
+ * cache, so that a query calling it for many digests reads each dictionary
+ * value and resource once.
+ */
+static Datum
+run_bundle_by_digest(FunctionCallInfo fcinfo, bool whole)
+{
+	ExportCache *ec = export_cache(fcinfo);
+	Oid			types[1] = {kidx_digest_type()};
+	Datum		args[1] = {PointerGetDatum(PG_GETARG_KIDX_DIGEST_P(0))};
+	MemoryContext cxt = CurrentMemoryContext;
+	HeapTupleHeader row = NULL;
+	const KidxDigest *refs[RR_N];
+	const char *workload_label;
+	char	   *strings[2];
+	bool		isnull;
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	export_query(ec, psprintf("SELECT r FROM kernelindex.runs AS r"
+							  " WHERE r.digest OPERATOR(%s.=) $1", kidx_extension_schema()),
+				 1, types, args);
+	if (SPI_processed > 1)
+		elog(ERROR, "%d stored runs have one digest", (int) SPI_processed);
+	if (SPI_processed == 1)
+	{
+		Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+		MemoryContext spi = MemoryContextSwitchTo(cxt);
+
+		row = DatumGetHeapTupleHeaderCopy(d);
+		MemoryContextSwitchTo(spi);
+	}
+	SPI_finish();
+	if (row == NULL || !row_refs(ec, row, refs, &workload_label, strings))
+		PG_RETURN_NULL();
+	PG_RETURN_JSONB_P(bundle_of(ec, row, refs, workload_label, strings[0], strings[1], whole));
+}
+
+/* kernelindex.run_document(kidx_digest): the bundle {run, protocol, environment}. */
+Datum
+kidx_run_document(PG_FUNCTION_ARGS)
+{
+	return run_bundle_by_digest(fcinfo, false);
+}
+
+/* kernelindex.run_bundle(kidx_digest): the same, whole. */
+Datum
+kidx_run_bundle(PG_FUNCTION_ARGS)
+{
+	return run_bundle_by_digest(fcinfo, true);
 }
 
 PG_FUNCTION_INFO_V1(kidx_external_id_of);

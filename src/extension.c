@@ -14,6 +14,7 @@
 #include "commands/extension.h"
 #include "executor/spi.h"
 #include "utils/builtins.h"
+#include "utils/hsearch.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
@@ -77,6 +78,68 @@ kidx_spi_execute_plan(SPIPlanPtr plan, Datum *values, const char *nulls,
 	if (rc < 0)
 		elog(ERROR, "SPI failed (%s) on a prepared plan", SPI_result_code_string(rc));
 	return rc;
+}
+
+/*
+ * A query's kept plan, by its text and its arguments' types (a type made
+ * again, by DROP and CREATE EXTENSION, has another OID: another plan).
+ */
+#define KEPT_SQL_MAX 1024
+typedef struct KeptPlan
+{
+	char		key[KEPT_SQL_MAX];	/* hash key: the types' OIDs, the text */
+	SPIPlanPtr	plan;
+} KeptPlan;
+
+/* Run a query by a plan kept for the backend's life; see extension.h. */
+int
+kidx_spi_execute_kept(const char *sql, int nargs, Oid *argtypes, Datum *values,
+					  const char *nulls, bool read_only, long count)
+{
+	static HTAB *plans = NULL;
+	KeptPlan   *e;
+	MemoryContext cxt = CurrentMemoryContext;
+	char		key[KEPT_SQL_MAX];
+	int			len = 0;
+	int			i;
+
+	MemSet(key, 0, sizeof(key));
+	for (i = 0; i < nargs && len < KEPT_SQL_MAX; i++)
+		len += snprintf(key + len, KEPT_SQL_MAX - len, "%u,", argtypes[i]);
+	if (len + strlen(sql) + 2 > KEPT_SQL_MAX)
+		elog(ERROR, "query too long for a kept plan: %s", sql);
+	key[len++] = ':';
+	strcpy(key + len, sql);
+	if (plans == NULL)
+	{
+		HASHCTL		ctl;
+
+		ctl.keysize = KEPT_SQL_MAX;
+		ctl.entrysize = sizeof(KeptPlan);
+		plans = hash_create("kernelindex kept plans", 32, &ctl, HASH_ELEM | HASH_STRINGS);
+	}
+	e = hash_search(plans, key, HASH_FIND, NULL);
+	if (e == NULL)
+	{
+		volatile SPIPlanPtr plan = NULL;
+
+		PG_TRY();
+		{
+			plan = SPI_prepare(sql, nargs, argtypes);
+		}
+		PG_CATCH();
+		{
+			rethrow_without_context(cxt);
+		}
+		PG_END_TRY();
+		if (plan == NULL || SPI_keepplan(plan) != 0)
+			elog(ERROR, "SPI_prepare failed (%s) on: %s",
+				 SPI_result_code_string(SPI_result), sql);
+		/* entered only once prepared: an error above leaves no entry */
+		e = hash_search(plans, key, HASH_ENTER, NULL);
+		e->plan = plan;
+	}
+	return kidx_spi_execute_plan(e->plan, values, nulls, read_only, count);
 }
 
 /* The type of kernelindex.runs.digest: kidx_digest. */

@@ -25,6 +25,16 @@ extern int	kidx_spi_execute(const char *sql, int nargs, Oid *argtypes, Datum *va
 extern int	kidx_spi_execute_plan(SPIPlanPtr plan, Datum *values, const char *nulls,
 								  bool read_only, long count);
 
+/*
+ * The same by a plan of sql prepared once and kept for the backend's life
+ * (plancache revalidates it when what it reads changes): for look-ups made
+ * once per call of a function that may be called once per query, such as
+ * run_document(), whose cost would otherwise be parsing and planning.  The
+ * same text must always come with the same argument types.
+ */
+extern int	kidx_spi_execute_kept(const char *sql, int nargs, Oid *argtypes, Datum *values,
+								  const char *nulls, bool read_only, long count);
+
 /* The kidx_digest type and its array type. */
 extern Oid	kidx_digest_type(void);
 extern Oid	kidx_digest_array_type(void);

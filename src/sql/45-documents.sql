@@ -60,21 +60,21 @@ COMMENT ON COLUMN kernelindex.run_bundles.digest IS 'the run''s digest';
 COMMENT ON COLUMN kernelindex.run_bundles.document IS 'the bundle {run, protocol, environment}, in the form of the reference records';
 COMMENT ON COLUMN kernelindex.run_bundles.bundle IS 'the same with the workload and implementation documents where they are known';
 
+-- (run_document and run_bundle give what run_bundles gives for the digest;
+-- in C, so that a query calling them for many digests reads each
+-- dictionary value and resource once, not once a call.  Regress documents
+-- compares them with run_bundles.)
 CREATE FUNCTION kernelindex.run_document(run @extschema@.kidx_digest)
 RETURNS jsonb
-LANGUAGE sql STABLE STRICT PARALLEL SAFE
-BEGIN ATOMIC
-SELECT b.document FROM kernelindex.run_bundles b WHERE b.digest OPERATOR(@extschema@.=) run_document.run;
-END;
+AS 'MODULE_PATHNAME', 'kidx_run_document'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION kernelindex.run_document(@extschema@.kidx_digest) IS
 'the bundle {run, protocol, environment} of a stored run, in the form of the reference records; NULL if no such run';
 
 CREATE FUNCTION kernelindex.run_bundle(run @extschema@.kidx_digest)
 RETURNS jsonb
-LANGUAGE sql STABLE STRICT PARALLEL SAFE
-BEGIN ATOMIC
-SELECT b.bundle FROM kernelindex.run_bundles b WHERE b.digest OPERATOR(@extschema@.=) run_bundle.run;
-END;
+AS 'MODULE_PATHNAME', 'kidx_run_bundle'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION kernelindex.run_bundle(@extschema@.kidx_digest) IS
 'run_document plus the workload and implementation documents where they are known';
 
