@@ -106,7 +106,7 @@ total_skip=0
 
 # Add one line to the table and to the totals.
 row() {
-	rows+=("$(printf '%-6s %-31s %6s %6s %7s  %-48s %s' "$@")")
+	rows+=("$(printf '%-6s %-45s %6s %6s %7s  %-48s %s' "$@")")
 }
 
 # The suites of make test for MAJOR; prints "passed failed skipped".
@@ -250,7 +250,7 @@ done
 
 echo
 echo "== make test-versions ($(dur $(($(now) - start_all))))"
-printf '%-6s %-31s %6s %6s %7s  %-48s %s\n' major "suites run on" passed failed skipped "package (installed, pg_regress run)" time
+printf '%-6s %-45s %6s %6s %7s  %-48s %s\n' major "suites run on" passed failed skipped "package (installed, pg_regress run)" time
 for r in "${rows[@]}"; do
 	echo "$r"
 done
