@@ -196,10 +196,11 @@ table() {
 			} else {
 				yes = 0; no = ""; missing = ""
 				for (i = 1; i <= ns; i++) {
-					v = ((key, sh[i]) in val) ? val[key, sh[i]] : "not measured"
-					line = line " | " cell(v)
-					if (met[key, sh[i]] == "yes") yes++
-					else if ((key, sh[i]) in met) no = no (no == "" ? "" : ", ") sh[i]
+					# (tested with "in" first: a reference would create the element)
+					has = ((key, sh[i]) in val)
+					line = line " | " cell(has ? val[key, sh[i]] : "not measured")
+					if (has && met[key, sh[i]] == "yes") yes++
+					else if (has) no = no (no == "" ? "" : ", ") sh[i]
 				}
 				for (j = 1; j <= na; j++) {
 					got = 0
