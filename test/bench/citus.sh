@@ -150,7 +150,7 @@ filter="kernel = 'sparsemax' AND gpu = 'NVIDIA GeForce RTX 3090'"
 nspeedups=$(on single -d "$db" -At -c "SELECT count(*) FROM kernelindex.speedups")
 nkept=$(on single -d "$db" -At -c "SELECT count(*) FROM kernelindex.speedups WHERE $filter")
 echo "-- the coordinator's plan of the dashboard query (EXPLAIN, costs off; the first 40 lines)"
-on coordinator -d "$db" -At -c "EXPLAIN (COSTS OFF) SELECT * FROM kernelindex.speedups WHERE $filter" | head -n 40
+on coordinator -d "$db" -At -c "EXPLAIN (COSTS OFF) SELECT * FROM kernelindex.speedups WHERE $filter" | sed -n 1,40p
 for what in "full read of speedups|2|$nspeedups|SELECT * FROM kernelindex.speedups" \
 	"dashboard: speedups for one kernel and GPU|5|$nkept|SELECT * FROM kernelindex.speedups WHERE $filter"; do
 	name=${what%%|*}
