@@ -350,7 +350,7 @@ tap_explain() {
 		grep -v -E '^ok [0-9]+' "$out"
 	else
 		echo "    (only each failure with the 15 lines before it and its diagnostics)"
-		grep -v -E '^ok [0-9]+' "$out" | grep -B 15 -A 6 -E '^not ok|^Bail ?out|Bailout called|^# Looks like' | head -n 150
+		grep -v -E '^ok [0-9]+' "$out" | grep -B 15 -A 6 -E '^not ok|^Bail ?out|Bailout called|^# Looks like' | sed -n 1,150p
 	fi
 	echo "--- ERROR, FATAL and PANIC entries of its servers' logs:"
 	for f in "$dir"/tmp_check/log/"$name"_*.log; do
@@ -405,7 +405,7 @@ tap() {
 		done
 		wait "$pid" || trc=$?
 		if [ "$trc" -eq 0 ] && grep -q '\.pl \.\. skipped: ' "$dir/$name.out"; then
-			printf '   %-24s skipped: %s\n' "$name.pl" "$(sed -n 's/.*\.pl \.\. skipped: //p' "$dir/$name.out" | head -n 1)"
+			printf '   %-24s skipped: %s\n' "$name.pl" "$(sed -n 's/.*\.pl \.\. skipped: //p' "$dir/$name.out" | sed -n 1p)"
 		elif [ "$trc" -eq 0 ]; then
 			printf '   %-24s ok, %s tests, %d s\n' "$name.pl" \
 				"$(sed -n 's/^Files=[0-9]*, Tests=\([0-9]*\),.*/\1/p' "$dir/$name.out")" $((SECONDS - start))

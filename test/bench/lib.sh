@@ -76,7 +76,7 @@ failure() {
 	if grep -q 'server closed the connection unexpectedly' "$f"; then
 		echo "the server process was lost (killed: out of memory?)"
 	else
-		sed -n 's/^\(psql:[^E]*\)\{0,1\}ERROR: *//p' "$f" | head -n 1 | cut -c1-80
+		sed -n 's/^\(psql:[^E]*\)\{0,1\}ERROR: *//p' "$f" | sed -n 1p | cut -c1-80
 	fi
 }
 
