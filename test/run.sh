@@ -34,11 +34,30 @@ cd "$top"
 PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
 export PG_CONFIG
 PGBIN=$("$PG_CONFIG" --bindir 2>/dev/null || dirname "$PG_CONFIG")
-PGMAJOR=$("$PG_CONFIG" --version 2>/dev/null | sed -n 's/^PostgreSQL \([0-9]*\).*/\1/p')
+# (|| true: on a fresh machine pg_config is not there yet, and set -e would
+# end the run here without a word.)
+PGMAJOR=$("$PG_CONFIG" --version 2>/dev/null | sed -n 's/^PostgreSQL \([0-9]*\).*/\1/p' || true)
 # (Before apt-get has installed it, the major version is read from the path.)
 [ -n "$PGMAJOR" ] || PGMAJOR=$(printf '%s\n' "$PG_CONFIG" | sed -n 's|^/usr/lib/postgresql/\([0-9]*\)/.*|\1|p')
 PGMAJOR=${PGMAJOR:-15}
 export PATH="$PGBIN:$PATH"
+
+# The PostgreSQL packages apt-get installs for PG_CONFIG: Debian's for a
+# pg_config under /usr/lib/postgresql/NN, none for any other (a build from
+# source brings its own).
+pg_packages() {
+	case $PG_CONFIG in
+	/usr/lib/postgresql/*) echo "postgresql-$PGMAJOR postgresql-server-dev-$PGMAJOR" ;;
+	esac
+}
+
+# "run.sh config": what a run would use, before anything is installed or
+# made (test/sql/run_config.sh checks it on a machine without that server).
+if [ "$mode" = config ]; then
+	printf 'PG_CONFIG=%s\nPGBIN=%s\nPGMAJOR=%s\npackages=%s\n' \
+		"$PG_CONFIG" "$PGBIN" "$PGMAJOR" "$(pg_packages)"
+	exit 0
+fi
 
 # Seconds between two progress lines of a long, quiet step (apt-get, npm),
 # and of a long TAP test.
@@ -155,10 +174,8 @@ apt_install() {
 # Install every Debian package the build and the suites need, and the
 # npm package of the oracle suite (test mode only).
 install_dependencies() {
-	local pkgs="libssl-dev make gcc clang"
-	case $PG_CONFIG in
-	/usr/lib/postgresql/*) pkgs="postgresql-$PGMAJOR postgresql-server-dev-$PGMAJOR $pkgs" ;;
-	esac
+	local pkgs
+	pkgs="$(pg_packages) libssl-dev make gcc clang"
 	pkgs="$pkgs libipc-run-perl nodejs npm python3-psycopg python3-psycopg2
 		default-jdk-headless libpostgresql-jdbc-java unixodbc odbc-postgresql
 		python3-pyodbc valgrind"
@@ -542,7 +559,7 @@ bench)
 	bash test/bench/bench.sh
 	;;
 *)
-	echo "usage: $0 test|demo|bench|tap [--runs N] [TEST...]" >&2
+	echo "usage: $0 test|demo|bench|config|tap [--runs N] [TEST...]" >&2
 	exit 2
 	;;
 esac
