@@ -573,6 +573,10 @@ FROM kernelindex.speedups WHERE comparability_key = '%KEY%' ORDER BY run_digest}
 	my @jobs = citus_jobs($coord, 'postgres', "SELECT * FROM kernelindex.speedups WHERE comparability_key = '$k'");
 	note('speedups filtered by comparability_key (text) on the cluster: '
 		  . join('; ', map { "$_->{tasks} task(s), $_->{subplans} subplan(s)" } @jobs));
+	# Pushed down: the whole view in each shard's task, nothing pulled to
+	# the coordinator as an intermediate result first.
+	is(join(' ', scalar(@jobs), map { "$_->{tasks}/$_->{subplans}" } @jobs), '1 32/0',
+		'speedups runs inside the shards: one distributed job of 32 tasks, no subplan');
 }
 
 # --- Documents in, on both ------------------------------------------------
