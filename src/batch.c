@@ -497,21 +497,6 @@ digest_array(KidxDigest **digests, int n)
 										   false, TYPALIGN_CHAR));
 }
 
-/* An array of int4 or jsonb values (NULL elements where nulls[i]). */
-static Datum
-value_array(Datum *elems, bool *nulls, int n, Oid type)
-{
-	int			dims[1] = {n};
-	int			lbs[1] = {1};
-	int16		typlen;
-	bool		typbyval;
-	char		typalign;
-
-	get_typlenbyvalalign(type, &typlen, &typbyval, &typalign);
-	return PointerGetDatum(construct_md_array(elems, nulls, 1, dims, lbs, type,
-											  typlen, typbyval, typalign));
-}
-
 /* Step 1: store the resources of one kind and learn their ids. */
 static void
 store_resources(Batch *b, RunRef kind)
@@ -539,7 +524,7 @@ store_resources(Batch *b, RunRef kind)
 		docnulls[i] = b->res[kind][i].document == NULL;
 	}
 	args[0] = digest_array(digests, n);
-	args[1] = value_array(docs, docnulls, n, JSONBOID);
+	args[1] = kidx_datum_array(docs, docnulls, n, JSONBOID);
 
 	/*
 	 * New resources only: one stored before takes no id from the sequence
@@ -573,7 +558,7 @@ store_resources(Batch *b, RunRef kind)
 				m++;
 			}
 		newargs[0] = digest_array(digests, m);
-		newargs[1] = value_array(docs, docnulls, m, JSONBOID);
+		newargs[1] = kidx_datum_array(docs, docnulls, m, JSONBOID);
 		kidx_spi_execute(psprintf("INSERT INTO kernelindex.%s AS t (digest, document)"
 								  " SELECT u.d, u.doc FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2)) AS u(d, doc)"
 								  " %s ORDER BY u.d ON CONFLICT DO NOTHING",
@@ -692,7 +677,7 @@ store_keys(Batch *b)
 	}
 	args[0] = digest_array(keys, n);
 	for (j = 0; j < 3; j++)
-		args[1 + j] = value_array(ids[j], NULL, n, INT4OID);
+		args[1 + j] = kidx_datum_array(ids[j], NULL, n, INT4OID);
 	/*
 	 * The keys this statement stores have no runs but this statement's (on
 	 * one server: Citus's INSERT ... SELECT into a reference table returns

@@ -222,23 +222,6 @@ typedef struct HashEntry
 	int			index;
 } HashEntry;
 
-/* The texts of the rules, as run_templates stores them. */
-
-/* A one-dimensional array of n Datums of a type (NULL elements where nulls). */
-static Datum
-make_array(Datum *elems, bool *nulls, int n, Oid type)
-{
-	int			dims[1] = {n};
-	int			lbs[1] = {1};
-	int16		typlen;
-	bool		typbyval;
-	char		typalign;
-
-	get_typlenbyvalalign(type, &typlen, &typbyval, &typalign);
-	return PointerGetDatum(construct_md_array(elems, nulls, 1, dims, lbs, type,
-											  typlen, typbyval, typalign));
-}
-
 /* Is a stored value the statement's?  (Its hash matched.) */
 static bool
 same_value(DictKind kind, void *ours, HeapTuple tup, TupleDesc desc)
@@ -281,7 +264,7 @@ read_ids(DictSet *ds, DictKind kind, HTAB *by_hash, Datum *hashes, int n)
 {
 	DictValues *dv = &ds->d[kind];
 	Oid			types[1] = {UUIDARRAYOID};
-	Datum		args[1] = {make_array(hashes, NULL, n, UUIDOID)};
+	Datum		args[1] = {kidx_datum_array(hashes, NULL, n, UUIDOID)};
 	uint64		r;
 
 	kidx_spi_execute(psprintf("SELECT t.hash, t.id, t.value%s FROM kernelindex.%s AS t"
@@ -409,9 +392,9 @@ store_dictionary(DictSet *ds, DictKind kind)
 	if (m > 0)
 	{
 		types[0] = UUIDARRAYOID;
-		args[0] = make_array(hashes, NULL, m, UUIDOID);
+		args[0] = kidx_datum_array(hashes, NULL, m, UUIDOID);
 		types[1] = is_jsonb ? JSONBARRAYOID : TEXTARRAYOID;
-		args[1] = make_array(values, NULL, m, is_jsonb ? JSONBOID : TEXTOID);
+		args[1] = kidx_datum_array(values, NULL, m, is_jsonb ? JSONBOID : TEXTOID);
 		if (kind == DK_TEMPLATE)
 		{
 			static const Oid rule_type[5] = {TEXTOID, TEXTOID, INT4OID, TEXTOID, TEXTOID};
@@ -419,7 +402,7 @@ store_dictionary(DictSet *ds, DictKind kind)
 			for (i = 0; i < 5; i++)
 			{
 				types[2 + i] = get_array_type(rule_type[i]);
-				args[2 + i] = make_array(rules[i], rule_nulls[i], m, rule_type[i]);
+				args[2 + i] = kidx_datum_array(rules[i], rule_nulls[i], m, rule_type[i]);
 			}
 			nargs = 7;
 		}

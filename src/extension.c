@@ -13,6 +13,7 @@
 #include "catalog/pg_type.h"
 #include "commands/extension.h"
 #include "executor/spi.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/hsearch.h"
 #include "utils/lsyscache.h"
@@ -140,6 +141,21 @@ kidx_spi_execute_kept(const char *sql, int nargs, Oid *argtypes, Datum *values,
 		e->plan = plan;
 	}
 	return kidx_spi_execute_plan(e->plan, values, nulls, read_only, count);
+}
+
+/* A one-dimensional array of n Datums of a type; see extension.h. */
+Datum
+kidx_datum_array(Datum *elems, bool *nulls, int n, Oid type)
+{
+	int			dims[1] = {n};
+	int			lbs[1] = {1};
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+
+	get_typlenbyvalalign(type, &typlen, &typbyval, &typalign);
+	return PointerGetDatum(construct_md_array(elems, nulls, 1, dims, lbs, type,
+											  typlen, typbyval, typalign));
 }
 
 /* The type of kernelindex.runs.digest: kidx_digest. */

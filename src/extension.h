@@ -35,6 +35,12 @@ extern int	kidx_spi_execute_plan(SPIPlanPtr plan, Datum *values, const char *nul
 extern int	kidx_spi_execute_kept(const char *sql, int nargs, Oid *argtypes, Datum *values,
 								  const char *nulls, bool read_only, long count);
 
+/*
+ * A one-dimensional array of n Datums of a type (NULL elements where
+ * nulls[i]; nulls may be NULL), as an SPI argument.
+ */
+extern Datum kidx_datum_array(Datum *elems, bool *nulls, int n, Oid type);
+
 /* The kidx_digest type and its array type. */
 extern Oid	kidx_digest_type(void);
 extern Oid	kidx_digest_array_type(void);
