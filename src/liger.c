@@ -53,7 +53,7 @@ const char *const lr_column_names[LR_NCOLUMNS + 1] = {
  */
 #define LR_CONFIG_MAX_DEPTH 100
 
-/* Reasons liger_fault_errcode() tells apart (see measure_fault). */
+/* Reasons returned in more than one place. */
 static const char reason_negative[] = "negative";
 static const char reason_too_large[] = "too large: its conversion does not fit in bigint";
 static const char reason_too_precise[] =
@@ -177,11 +177,14 @@ trimmed(const char *s)
 }
 
 /*
- * Reason a measured value cannot be used, or NULL with, in m's slot i, its
- * value scaled by multiplier, its canonical JSON text and its trimmed text.
+ * Reason a measured value cannot be used (its SQLSTATE in *sqlstate when
+ * the value is out of range; left as it is otherwise), or NULL with, in
+ * m's slot i, its value scaled by multiplier, its canonical JSON text and
+ * its trimmed text.
  */
 static const char *
-measure_fault(const char *value, uint32_t multiplier, LigerMeasures *m, int i)
+measure_fault(const char *value, uint32_t multiplier, LigerMeasures *m, int i,
+			  int *sqlstate)
 {
 	const char *t;
 	int			len;
@@ -202,18 +205,25 @@ measure_fault(const char *value, uint32_t multiplier, LigerMeasures *m, int i)
 	if (!is_json_number(num))
 		return "not a decimal number";
 	if (num[0] == '-' && strcspn(num, "123456789") < strcspn(num, "eE"))
+	{
+		*sqlstate = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
 		return reason_negative;
+	}
 	switch (dec_scale_round_int64(num, len, multiplier, &scaled))
 	{
 		case DEC_OK:
 			break;
 		case DEC_OUT_OF_RANGE:
+			*sqlstate = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
 			return reason_too_large;
 		default:
 			return "not a decimal number";
 	}
 	if (jcs_number_from_decimal(num, len, m->canon[i], &canonlen) != JCS_NUM_OK)
+	{
+		*sqlstate = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
 		return reason_too_precise;
+	}
 	m->scaled[i] = scaled;
 	m->written[i] = t;
 	m->writtenlen[i] = len;
@@ -332,9 +342,9 @@ json_nesting_depth(const char *s, int limit)
 	return max;
 }
 
-/* Reason extra_benchmark_config_str cannot be used, or NULL. */
+/* Reason extra_benchmark_config_str cannot be used (22003 in *sqlstate for a number a double cannot carry), or NULL. */
 static const char *
-config_fault(char *value)
+config_fault(char *value, int *sqlstate)
 {
 	JsonLexContext *lex;
 	JsonSemAction sem;
@@ -363,9 +373,12 @@ config_fault(char *value)
 		return psprintf("the key \"%s\" appears twice in one object",
 						liger_shown_value(state.duplicate_key));
 	if (state.bad_number != NULL)
+	{
+		*sqlstate = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
 		return psprintf("%s%s has more digits than a double carries "
 						"(write it as a string)", reason_config_number,
 						state.bad_number);
+	}
 	return NULL;
 }
 
@@ -415,33 +428,13 @@ timestamp_fault(const char *value, Timestamp *ts)
 }
 
 /*
- * The SQLSTATE a row's fault is reported with: a timestamp's is 22007, a
- * number outside what can be stored (negative, beyond bigint once
- * converted, or more digits than a double carries, as for canonical JSON)
- * 22003, anything else 22P02.
- */
-int
-liger_fault_errcode(int column, const char *reason)
-{
-	if (column == LR_TIMESTAMP)
-		return ERRCODE_INVALID_DATETIME_FORMAT;
-	if (strcmp(reason, reason_negative) == 0 ||
-		strcmp(reason, reason_too_large) == 0 ||
-		strcmp(reason, reason_too_precise) == 0 ||
-		(column == LR_EXTRA_CONFIG &&
-		 strncmp(reason, reason_config_number, strlen(reason_config_number)) == 0))
-		return ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
-	return ERRCODE_INVALID_TEXT_REPRESENTATION;
-}
-
-/*
  * The first fault of a Liger row (v[1..LR_NCOLUMNS], NULL for SQL NULL):
  * its reason, with its column in *column, or NULL for a good row, whose
  * timestamp and values are then in *m.  Good configurations are remembered
  * in *configs (allocated in its context).
  */
-const char *
-liger_fault(char **v, int *column, LigerConfigCache *configs, LigerMeasures *m)
+static const char *
+row_fault(char **v, int *column, int *sqlstate, LigerConfigCache *configs, LigerMeasures *m)
 {
 	const char *reason;
 	const char *metric;
@@ -489,13 +482,14 @@ liger_fault(char **v, int *column, LigerConfigCache *configs, LigerMeasures *m)
 			jcs_number_from_decimal(x, strlen(x), buf, &buflen) != JCS_NUM_OK)
 		{
 			*column = LR_X_VALUE;
+			*sqlstate = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
 			return reason_too_precise;
 		}
 	}
 
 	for (i = LR_Y_VALUE_50; i <= LR_Y_VALUE_80; i++)
 	{
-		reason = measure_fault(v[i], memory ? 1048576 : 1000000, m, i - LR_Y_VALUE_50);
+		reason = measure_fault(v[i], memory ? 1048576 : 1000000, m, i - LR_Y_VALUE_50, sqlstate);
 		if (reason != NULL)
 		{
 			*column = i;
@@ -508,7 +502,7 @@ liger_fault(char **v, int *column, LigerConfigCache *configs, LigerMeasures *m)
 	if (configs->good[slot] == NULL ||
 		strcmp(configs->good[slot], v[LR_EXTRA_CONFIG]) != 0)
 	{
-		reason = config_fault(v[LR_EXTRA_CONFIG]);
+		reason = config_fault(v[LR_EXTRA_CONFIG], sqlstate);
 		if (reason != NULL)
 		{
 			*column = LR_EXTRA_CONFIG;
@@ -534,8 +528,8 @@ liger_fault(char **v, int *column, LigerConfigCache *configs, LigerMeasures *m)
  * (the three values and the timestamp), for a row whose other columns are
  * those of a good row already checked: what liger_fault() would say.
  */
-const char *
-liger_measures_fault(char **v, bool memory, int *column, LigerMeasures *m)
+static const char *
+measures_fault(char **v, bool memory, int *column, int *sqlstate, LigerMeasures *m)
 {
 	static const int cols[] = {LR_Y_VALUE_50, LR_Y_VALUE_20, LR_Y_VALUE_80, LR_TIMESTAMP};
 	const char *reason;
@@ -549,7 +543,7 @@ liger_measures_fault(char **v, bool memory, int *column, LigerMeasures *m)
 		}
 	for (i = LR_Y_VALUE_50; i <= LR_Y_VALUE_80; i++)
 	{
-		reason = measure_fault(v[i], memory ? 1048576 : 1000000, m, i - LR_Y_VALUE_50);
+		reason = measure_fault(v[i], memory ? 1048576 : 1000000, m, i - LR_Y_VALUE_50, sqlstate);
 		if (reason != NULL)
 		{
 			*column = i;
@@ -560,6 +554,45 @@ liger_measures_fault(char **v, bool memory, int *column, LigerMeasures *m)
 	if (reason != NULL)
 		*column = LR_TIMESTAMP;
 	return reason;
+}
+
+/*
+ * The SQLSTATE of a fault: 22007 for any fault of the timestamp, what the
+ * check said for a number out of range (22003), else 22P02.
+ */
+static const char *
+with_sqlstate(const char *reason, int column, int *sqlstate)
+{
+	if (reason != NULL && column == LR_TIMESTAMP)
+		*sqlstate = ERRCODE_INVALID_DATETIME_FORMAT;
+	return reason;
+}
+
+/*
+ * The first fault of a Liger row (v[1..LR_NCOLUMNS], NULL for SQL NULL):
+ * its reason, with its column in *column and its SQLSTATE in *sqlstate, or
+ * NULL for a good row, whose timestamp and values are then in *m.  Good
+ * configurations are remembered in *configs (allocated in its context).
+ */
+const char *
+liger_fault(char **v, int *column, int *sqlstate, LigerConfigCache *configs, LigerMeasures *m)
+{
+	const char *reason;
+
+	*sqlstate = ERRCODE_INVALID_TEXT_REPRESENTATION;
+	reason = row_fault(v, column, sqlstate, configs, m);
+	return with_sqlstate(reason, *column, sqlstate);
+}
+
+/* The same for the measured values and timestamp only; see liger.h. */
+const char *
+liger_measures_fault(char **v, bool memory, int *column, int *sqlstate, LigerMeasures *m)
+{
+	const char *reason;
+
+	*sqlstate = ERRCODE_INVALID_TEXT_REPRESENTATION;
+	reason = measures_fault(v, memory, column, sqlstate, m);
+	return with_sqlstate(reason, *column, sqlstate);
 }
 
 /*
@@ -578,6 +611,7 @@ kidx_liger_row_fault(PG_FUNCTION_ARGS)
 	char	   *v[LR_NCOLUMNS + 1];
 	const char *reason;
 	int			column;
+	int			sqlstate;
 	LigerMeasures m;
 	int			i;
 
@@ -608,7 +642,7 @@ kidx_liger_row_fault(PG_FUNCTION_ARGS)
 	for (i = 1; i <= LR_NCOLUMNS; i++)
 		v[i] = nulls[i - 1] ? NULL : TextDatumGetCString(values[i - 1]);
 
-	reason = liger_fault(v, &column, &cache->configs, &m);
+	reason = liger_fault(v, &column, &sqlstate, &cache->configs, &m);
 	if (reason == NULL)
 		PG_RETURN_NULL();
 	PG_RETURN_DATUM(fault_result(column, v[column], reason));

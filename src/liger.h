@@ -57,13 +57,11 @@ typedef struct LigerMeasures
 
 extern const char *const lr_column_names[LR_NCOLUMNS + 1];
 
-extern const char *liger_fault(char **v, int *column, LigerConfigCache *configs,
-							   LigerMeasures *m);
+extern const char *liger_fault(char **v, int *column, int *sqlstate,
+							   LigerConfigCache *configs, LigerMeasures *m);
 extern const char *liger_measures_fault(char **v, bool memory, int *column,
-										LigerMeasures *m);
+										int *sqlstate, LigerMeasures *m);
 extern char *liger_shown_value(const char *value);
 
-/* The SQLSTATE to report a fault liger_fault() found with. */
-extern int	liger_fault_errcode(int column, const char *reason);
 
 #endif							/* KIDX_LIGER_H */

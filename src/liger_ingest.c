@@ -207,11 +207,11 @@ group_key(LigerState *ls, Datum *values, bool *nulls)
 
 /* Fail the statement on a bad row. */
 static void
-report_bad_row(int64 ord, int column, const char *reason, char **v)
+report_bad_row(int64 ord, int column, int sqlstate, const char *reason, char **v)
 {
 #define SHOWN(c) (v[c] ? v[c] : "")
 	ereport(ERROR,
-			(errcode(liger_fault_errcode(column, reason)),
+			(errcode(sqlstate),
 			 errmsg("bad value \"%s\" in column %s (row " INT64_FORMAT " of this COPY): %s",
 					liger_shown_value(v[column]), lr_column_names[column], ord, reason),
 			 errdetail("The row is kernel_name \"%s\", kernel_provider \"%s\", "
@@ -575,6 +575,7 @@ kidx_liger_row(PG_FUNCTION_ARGS)
 	char	   *v[LR_NCOLUMNS + 1];
 	const char *reason;
 	int			column;
+	int			sqlstate;
 	LigerMeasures m;
 	MemoryContext old;
 	int			g;
@@ -600,13 +601,13 @@ kidx_liger_row(PG_FUNCTION_ARGS)
 		v[LR_Y_VALUE_20] = datum_cstring(values[LR_Y_VALUE_20 - 1], nulls[LR_Y_VALUE_20 - 1]);
 		v[LR_Y_VALUE_80] = datum_cstring(values[LR_Y_VALUE_80 - 1], nulls[LR_Y_VALUE_80 - 1]);
 		v[LR_TIMESTAMP] = datum_cstring(values[LR_TIMESTAMP - 1], nulls[LR_TIMESTAMP - 1]);
-		reason = liger_measures_fault(v, ls->groups[g]->memory, &column, &m);
+		reason = liger_measures_fault(v, ls->groups[g]->memory, &column, &sqlstate, &m);
 	}
 	else
 	{
 		for (i = 1; i <= LR_NCOLUMNS; i++)
 			v[i] = datum_cstring(values[i - 1], nulls[i - 1]);
-		reason = liger_fault(v, &column, &ls->configs, &m);
+		reason = liger_fault(v, &column, &sqlstate, &ls->configs, &m);
 	}
 	if (reason != NULL)
 	{
@@ -616,7 +617,7 @@ kidx_liger_row(PG_FUNCTION_ARGS)
 			if (v[i] == NULL)
 				v[i] = datum_cstring(values[i - 1], nulls[i - 1]);
 		if (kidx_on_bad_row != KIDX_ON_BAD_ROW_QUARANTINE)
-			report_bad_row(st->rows, column, reason, v);
+			report_bad_row(st->rows, column, sqlstate, reason, v);
 		old = MemoryContextSwitchTo(st->cxt);
 		if (ls->nbad == ls->capbad)
 		{
