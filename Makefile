@@ -31,9 +31,14 @@ OBJS = \
 	src/core/digesttext.o \
 	src/core/liger_label.o
 
-# The install script is generated from the numbered parts in src/sql, so that
-# its file name carries the version from the control file and nothing else does.
+# The install script of the version in development is generated from the
+# numbered parts in src/sql, so that its file name carries the version from
+# the control file and nothing else does.  A released version's install
+# script is kept as it was released (sql/kernelindex--0.1.0.sql, made from the
+# tag v0.1.0 and never edited again), and every change since is an upgrade
+# script sql/kernelindex--A--B.sql (doc/CHANGELOG.md, README "Upgrading").
 DATA_built = sql/$(EXTENSION)--$(EXTVERSION).sql
+DATA = $(filter-out sql/$(EXTENSION)--$(EXTVERSION).sql,$(wildcard sql/$(EXTENSION)--*.sql))
 
 # pg_regress suites: inputs sql/NAME.sql, expected output expected/NAME.out.
 REGRESS = digest canonical units store documents liger liger_catalog bi objects citus_forms

@@ -209,16 +209,29 @@ install_dependencies() {
 	fi
 }
 
-# Build with -Werror and install into the PostgreSQL of PG_CONFIG.
+# A copy of the PostgreSQL installation of PG_CONFIG (its programs,
+# libraries and shared files, at their paths under the folder $1), as
+# PostgreSQL's own "make check" makes one: its server finds its libraries
+# and extensions under the folder, not where PG_CONFIG's are.
+pg_tree() {
+	local tree=$1 d
+	for d in "$("$PG_CONFIG" --bindir)" "$("$PG_CONFIG" --pkglibdir)" "$("$PG_CONFIG" --sharedir)"; do
+		mkdir -p "$tree$(dirname "$d")"
+		cp -a "$d" "$tree$(dirname "$d")/"
+	done
+}
+
+# Build (with -Werror) and install into TREE, the run's own copy of the
+# PostgreSQL installation, whose programs the suites run: a run changes
+# nothing in the PostgreSQL installed on the machine (a kernelindex
+# installed there stays as it is), and runs in two clones do not meet.
+TREE=$WORK/install
 build_and_install() {
 	log "building"
 	make -s
-	log "installing into $("$PG_CONFIG" --pkglibdir)"
-	if [ -w "$("$PG_CONFIG" --pkglibdir)" ] && [ -w "$("$PG_CONFIG" --sharedir)/extension" ]; then
-		make -s install >/dev/null
-	else
-		as_root env PG_CONFIG="$PG_CONFIG" make -s install >/dev/null
-	fi
+	log "installing into a copy of the PostgreSQL installation ($TREE)"
+	pg_tree "$TREE"
+	make -s install DESTDIR="$TREE" >/dev/null
 }
 
 # Start a throwaway cluster in the run's folder on a free port; export the
@@ -512,7 +525,7 @@ build_and_install
 mkdir -p "$WORK/tmp"
 chmod 1777 "$WORK/tmp"
 export TMPDIR=$WORK/tmp
-PATH="$("$PG_CONFIG" --bindir):$PATH"
+PATH="$TREE$("$PG_CONFIG" --bindir):$PATH"
 export PATH
 
 case "$mode" in
