@@ -44,7 +44,9 @@ DATA = $(filter-out sql/$(EXTENSION)--$(EXTVERSION).sql,$(wildcard sql/$(EXTENSI
 REGRESS = digest canonical units store documents liger liger_catalog bi objects citus_forms
 REGRESS_OPTS = --load-extension=$(EXTENSION)
 
-PG_CPPFLAGS = -I$(srcdir)/src
+# The library knows its version (it refuses a database at another one until
+# ALTER EXTENSION kernelindex UPDATE has run).
+PG_CPPFLAGS = -I$(srcdir)/src -DKIDX_VERSION='"$(EXTVERSION)"'
 # Warnings are errors only where the project's own tests ask for it (make
 # WERROR=1: make test, make test-versions and CI do); a packager's build
 # (dpkg-buildpackage, PGXN) never fails on a new compiler's new warning.

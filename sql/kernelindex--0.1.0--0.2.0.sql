@@ -3,7 +3,7 @@
  *
  * Brings a database created at 0.1.0 (sql/kernelindex--0.1.0.sql, the
  * release tagged v0.1.0) to what a fresh CREATE EXTENSION of 0.2.0 makes
- * (src/sql/*.sql), moving the stored data where 0.2.0 stores it otherwise.
+ * (the parts in src/sql), moving the stored data where 0.2.0 stores it otherwise.
  * test/t/080_upgrade.pl loads real data into 0.1.0, runs this script, and
  * compares the database with a fresh 0.2.0 loaded with the same data: the
  * same objects, rows, documents and digests.  doc/CHANGELOG.md lists what

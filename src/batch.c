@@ -167,11 +167,15 @@ grow(void *array, int n, int *cap, Size elem)
 Batch *
 batch_begin(MemoryContext parent)
 {
-	MemoryContext cxt = AllocSetContextCreate(parent, "kernelindex batch",
-											  ALLOCSET_DEFAULT_SIZES);
-	MemoryContext old = MemoryContextSwitchTo(cxt);
-	Batch	   *b = palloc0(sizeof(Batch));
+	MemoryContext cxt;
+	MemoryContext old;
+	Batch	   *b;
 	int			i;
+
+	kidx_check_version();
+	cxt = AllocSetContextCreate(parent, "kernelindex batch", ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(cxt);
+	b = palloc0(sizeof(Batch));
 
 	b->cxt = cxt;
 	b->tmp = AllocSetContextCreate(cxt, "kernelindex batch, per run",

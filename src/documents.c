@@ -511,6 +511,7 @@ export_cache(FunctionCallInfo fcinfo)
 
 	if (ec != NULL)
 		return ec;
+	kidx_check_version();
 	ec = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(ExportCache));
 	ec->cxt = AllocSetContextCreate(fcinfo->flinfo->fn_mcxt, "kernelindex export",
 									ALLOCSET_DEFAULT_SIZES);

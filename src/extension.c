@@ -8,14 +8,23 @@
  */
 #include "postgres.h"
 
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/table.h"
+#include "catalog/indexing.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_extension.h"
 #include "catalog/pg_namespace_d.h"
+#include "commands/dbcommands.h"
 #include "catalog/pg_type.h"
 #include "commands/extension.h"
 #include "executor/spi.h"
 #include "utils/array.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
+#include "utils/fmgroids.h"
 #include "utils/hsearch.h"
+#include "utils/rel.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
@@ -194,6 +203,51 @@ kidx_extension_schema(void)
 	nsp = ((Form_pg_type) GETSTRUCT(tup))->typnamespace;
 	ReleaseSysCache(tup);
 	return quote_identifier(get_namespace_name(nsp));
+}
+
+/* The version of kernelindex in this database (NULL: not created). */
+static char *
+installed_version(void)
+{
+	Relation	rel = table_open(ExtensionRelationId, AccessShareLock);
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tup;
+	char	   *version = NULL;
+
+	ScanKeyInit(&key, Anum_pg_extension_extname, BTEqualStrategyNumber, F_NAMEEQ,
+				CStringGetDatum("kernelindex"));
+	scan = systable_beginscan(rel, ExtensionNameIndexId, true, NULL, 1, &key);
+	tup = systable_getnext(scan);
+	if (HeapTupleIsValid(tup))
+	{
+		bool		isnull;
+		Datum		d = heap_getattr(tup, Anum_pg_extension_extversion,
+									 RelationGetDescr(rel), &isnull);
+
+		if (!isnull)
+			version = TextDatumGetCString(d);
+	}
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	return version;
+}
+
+/* Refuse a database at another version than the library; see extension.h. */
+void
+kidx_check_version(void)
+{
+	char	   *version;
+
+	if (creating_extension)
+		return;
+	version = installed_version();
+	if (version != NULL && strcmp(version, KIDX_VERSION) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("kernelindex's library is version %s, but the extension in database \"%s\" is at version %s",
+						KIDX_VERSION, get_database_name(MyDatabaseId), version),
+				 errhint("Run ALTER EXTENSION kernelindex UPDATE (as after every upgrade of the package).")));
 }
 
 /* Is a kernelindex table (NULL: any) a Citus table?  See extension.h. */

@@ -49,6 +49,15 @@ extern Oid	kidx_digest_array_type(void);
 extern const char *kidx_extension_schema(void);
 
 /*
+ * Refuse to work on a database whose kernelindex objects are at another
+ * version than this library (a package upgraded, ALTER EXTENSION kernelindex
+ * UPDATE not yet run: 55000, with that hint).  Called where a statement
+ * starts to read or write the store; allowed while an extension script
+ * runs (the upgrade script itself may call the library).
+ */
+extern void kidx_check_version(void);
+
+/*
  * Is the kernelindex table relname (NULL: any kernelindex table) a Citus
  * table?  Then its rows live in shards, and what writes or reads it goes
  * through SQL that Citus plans.  One catalog look-up; false without Citus.

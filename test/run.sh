@@ -234,6 +234,47 @@ build_and_install() {
 	make -s install DESTDIR="$TREE" >/dev/null
 }
 
+# The releases of doc/CHANGELOG.md, each built from its commit (its tag
+# v<version> where the clone has it, else the commit the CHANGELOG names)
+# and installed into a copy of the PostgreSQL installation of its own, for
+# the upgrade test (test/t/080_upgrade.pl): KIDX_RELEASES lists them,
+# KIDX_RELEASE_TREES/<version> holds each (owned by the server's user: the
+# test installs the new version's files over the release's, as a package
+# upgrade does; install_path names its PostgreSQL).  A release is built as
+# a packager builds it (without -Werror: an older release meets newer
+# compilers).
+release_trees() {
+	local v commit dir
+	KIDX_RELEASES=""
+	KIDX_RELEASE_TREES=$WORK/releases
+	export KIDX_RELEASES KIDX_RELEASE_TREES
+	if ! git rev-parse --git-dir >/dev/null 2>&1; then
+		echo "run.sh: not a git clone: no release is built, and the upgrade test says it skipped"
+		return 0
+	fi
+	mkdir -p "$KIDX_RELEASE_TREES"
+	while read -r v commit; do
+		if git rev-parse -q --verify "v$v^{commit}" >/dev/null 2>&1; then
+			commit=v$v
+		elif ! git rev-parse -q --verify "$commit^{commit}" >/dev/null 2>&1; then
+			echo "run.sh: release $v: neither tag v$v nor commit $commit is in this clone (a shallow clone?)" >&2
+			return 1
+		fi
+		log "building release $v (from $commit) for the upgrade test"
+		dir=$KIDX_RELEASE_TREES/src-$v
+		mkdir -p "$dir"
+		git archive "$commit" | tar -x -C "$dir"
+		make -s -C "$dir" WERROR=0 >"$dir.log" 2>&1 || { cat "$dir.log"; return 1; }
+		pg_tree "$KIDX_RELEASE_TREES/$v"
+		make -s -C "$dir" install DESTDIR="$KIDX_RELEASE_TREES/$v" >>"$dir.log" 2>&1 || { cat "$dir.log"; return 1; }
+		echo "$KIDX_RELEASE_TREES/$v$(dirname "$("$PG_CONFIG" --bindir)")" >"$KIDX_RELEASE_TREES/$v/install_path"
+		[ "$(id -u)" != 0 ] || chown -R postgres: "$KIDX_RELEASE_TREES/$v"
+		rm -rf "$dir"
+		KIDX_RELEASES="$KIDX_RELEASES $v"
+	done < <(sed -n 's/^- \*\*\([0-9.]*\)\*\* ([^)]*tag `v[0-9.]*`, commit `\([0-9a-f]*\)`.*/\1 \2/p' doc/CHANGELOG.md)
+	KIDX_RELEASES=${KIDX_RELEASES# }
+}
+
 # Start a throwaway cluster in the run's folder on a free port; export the
 # libpq variables that point at it.
 start_cluster() {
@@ -546,12 +587,14 @@ test)
 	suite psycopg /usr/bin/python3 test/clients/psycopg_client.py
 	suite bi_clients bi_clients
 	# shellcheck disable=SC2046
+	check releases release_trees
 	compgen -G "test/t/*.pl" >/dev/null && suite tap tap "$WORK/tap" $(tap_files)
 	stop_cluster
 	report
 	[ "$failed" -eq 0 ]
 	;;
 tap)
+	case " $files " in *" test/t/080_upgrade.pl "*) check releases release_trees ;; esac
 	for i in $(seq 1 "$runs"); do
 		[ "$runs" -eq 1 ] || log "run $i of $runs"
 		# shellcheck disable=SC2086

@@ -417,7 +417,9 @@ chomp $sharedir;
 my $pkglibdir = `pg_config --pkglibdir`;
 chomp $pkglibdir;
 my ($version) = slurp_file("$sharedir/extension/kernelindex.control") =~ /default_version\s*=\s*'([^']+)'/;
-my $script = slurp_file("$sharedir/extension/kernelindex--$version.sql");
+# (and the upgrade scripts, which ALTER EXTENSION kernelindex UPDATE runs)
+my $script = join("\n", map { slurp_file($_) } "$sharedir/extension/kernelindex--$version.sql",
+	glob("$sharedir/extension/kernelindex--*--*.sql"));
 my $so = slurp_file("$pkglibdir/kernelindex.so");
 my @spi = grep { /\b(?:SELECT|INSERT|UPDATE|DELETE)\b/ && /\b(?:FROM|INTO|SET)\b/ } $so =~ /([\x20-\x7e]{16,})/g;
 note 'SPI query texts found in kernelindex.so: ' . scalar @spi;
