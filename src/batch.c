@@ -58,6 +58,7 @@
 #include "comparability.h"
 #include "dictionary.h"
 #include "extension.h"
+#include "kernelindex.h"
 #include "run_store.h"
 
 /* Runs written per INSERT. */
@@ -877,7 +878,9 @@ find_stored_collision(RunsWriter *w, Datum rows, int *which, KidxDigest *theirs)
 							  " AND r.external_key OPERATOR(pg_catalog.=) u.external_key"
 							  " WHERE r.digest OPERATOR(%s.<>) u.digest ORDER BY u.ordinality LIMIT 1",
 							  kidx_extension_schema(), kidx_extension_schema()),
-					 1, types, args, NULL, true, 1);
+					 1, types, args, NULL, false, 1);	/* (a new snapshot: it sees
+														 * the statement's earlier
+														 * chunks) */
 	if (SPI_processed == 0)
 		return false;
 	*which = (int) DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull)) - 1;
@@ -1185,12 +1188,62 @@ batch_statement_begin(Oid relid)
 								ALLOCSET_DEFAULT_SIZES);
 	s = MemoryContextAllocZero(cxt, sizeof(BatchStatement));
 	s->cxt = cxt;
+	s->chunk_cxt = AllocSetContextCreate(cxt, "kernelindex statement, chunk",
+										 ALLOCSET_DEFAULT_SIZES);
 	s->relid = relid;
 	s->subid = GetCurrentSubTransactionId();
-	s->batch = batch_begin(cxt);
+	s->batch = batch_begin(s->chunk_cxt);
 	s->prev = statements;
 	statements = s;
 	return s;
+}
+
+/* Has the statement collected kernelindex.load_memory?  See batch.h. */
+bool
+batch_statement_full(BatchStatement *s)
+{
+	return MemoryContextMemAllocated(s->chunk_cxt, true) >= (Size) kidx_load_memory * 1024;
+}
+
+/*
+ * The row an INSTEAD OF row trigger returns, so that COPY counts it: a copy
+ * in the trigger's per-row memory, not the row it was given.  PostgreSQL
+ * hands the trigger a copy of the row made in the statement's memory and
+ * frees it only when the trigger returns another tuple; returning the one
+ * it was given would keep every row of a COPY (about 400 bytes a Liger
+ * row) until the statement ends.
+ */
+Datum
+batch_row_result(TriggerData *td)
+{
+	return PointerGetDatum(heap_copytuple(td->tg_trigtuple));
+}
+
+/* Store the statement's batch so far and begin a new one; see batch.h. */
+void
+batch_statement_flush(BatchStatement *s)
+{
+	Size		used = MemoryContextMemAllocated(s->chunk_cxt, true);
+
+	if (s->on_chunk != NULL)
+		s->on_chunk(s);
+	s->stored += batch_finish(s->batch);
+	s->chunks++;
+	elog(DEBUG1, "kernelindex: stored chunk %d of the statement (%zu kB collected, " INT64_FORMAT " rows so far)",
+		 s->chunks, used / 1024, s->rows);
+	MemoryContextReset(s->chunk_cxt);
+	s->batch = batch_begin(s->chunk_cxt);
+}
+
+/* Store the statement's last batch; see batch.h. */
+int64
+batch_statement_finish(BatchStatement *s)
+{
+	if (s->on_chunk != NULL)
+		s->on_chunk(s);
+	s->stored += batch_finish(s->batch);
+	s->chunks++;
+	return s->stored;
 }
 
 /* The statement ingesting into relid now (its row trigger). */

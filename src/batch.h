@@ -11,6 +11,8 @@
 #ifndef KIDX_BATCH_H
 #define KIDX_BATCH_H
 
+#include "commands/trigger.h"
+
 #include "run_layout.h"
 
 typedef struct Batch Batch;
@@ -84,6 +86,17 @@ extern int64 batch_finish(Batch *b);
  * kernelindex.liger_rows): begun by its BEFORE STATEMENT trigger, fed by
  * its INSTEAD OF row trigger, finished by its AFTER STATEMENT trigger.  An
  * aborted (sub)transaction forgets its statements.
+ *
+ * A statement's memory is bounded by kernelindex.load_memory, not by its
+ * rows: when what it has collected reaches that much, the row trigger
+ * stores it (batch_statement_flush) and the statement goes on with a new
+ * batch, in the same transaction (all of its runs are stored, or none).
+ * What the ingestion path keeps that refers to the batch (its numbers,
+ * templates, caches of what it has built) lives in chunk_cxt, reset with
+ * each new batch; what it keeps for the whole statement (the catalogs it
+ * read, its counts) in cxt.  The path's on_chunk, if set, runs before a
+ * batch is stored (to store what the path keeps besides runs, such as
+ * quarantined rows).
  */
 typedef struct BatchStatement
 {
@@ -91,13 +104,35 @@ typedef struct BatchStatement
 	Oid			relid;
 	SubTransactionId subid;
 	MemoryContext cxt;			/* lives as long as the statement */
+	MemoryContext chunk_cxt;	/* as long as its batch */
 	Batch	   *batch;
 	int64		rows;			/* rows seen so far */
+	int64		stored;			/* runs newly stored by its chunks so far */
+	int			chunks;			/* batches stored so far */
 	void	   *path;			/* the ingestion path's own state */
+	void		(*on_chunk) (struct BatchStatement *s);
 } BatchStatement;
 
 extern BatchStatement *batch_statement_begin(Oid relid);
 extern BatchStatement *batch_statement_current(Oid relid);
 extern BatchStatement *batch_statement_end(Oid relid);
+
+/*
+ * Whether the statement has collected kernelindex.load_memory; then the
+ * row trigger calls batch_statement_flush() once its row is in the batch.
+ */
+extern bool batch_statement_full(BatchStatement *s);
+
+/*
+ * What an INSTEAD OF row trigger of a statement returns: a copy of its row,
+ * made in the trigger's per-row memory (see batch.c).
+ */
+extern Datum batch_row_result(TriggerData *td);
+
+/* Store the statement's batch and begin a new one (chunk_cxt reset). */
+extern void batch_statement_flush(BatchStatement *s);
+
+/* Store the statement's last batch; returns the runs it stored in all. */
+extern int64 batch_statement_finish(BatchStatement *s);
 
 #endif							/* KIDX_BATCH_H */

@@ -378,7 +378,12 @@ kidx_documents_row(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("document " INT64_FORMAT " is NULL", st->rows)));
 	add_document((DocState *) st->path, DatumGetJsonbP(d), st->rows, &digest);
-	return PointerGetDatum(td->tg_trigtuple);
+	if (batch_statement_full(st))
+	{
+		batch_statement_flush(st);
+		st->path = doc_state(st->batch);
+	}
+	return batch_row_result(td);
 }
 
 /* AFTER INSERT FOR EACH STATEMENT on kernelindex.documents. */
@@ -391,7 +396,7 @@ kidx_documents_end(PG_FUNCTION_ARGS)
 	if (!CALLED_AS_TRIGGER(fcinfo) || !TRIGGER_FIRED_FOR_STATEMENT(td->tg_event))
 		elog(ERROR, "kidx_documents_end: not called as a statement trigger");
 	st = batch_statement_end(RelationGetRelid(td->tg_relation));
-	batch_finish(st->batch);
+	batch_statement_finish(st);
 	MemoryContextDelete(st->cxt);
 	return PointerGetDatum(NULL);
 }

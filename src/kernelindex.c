@@ -7,6 +7,8 @@
  */
 #include "postgres.h"
 
+#include <limits.h>
+
 #include "fmgr.h"
 #include "utils/guc.h"
 
@@ -17,6 +19,7 @@ PG_MODULE_MAGIC;
 void		_PG_init(void);
 
 int			kidx_on_bad_row = KIDX_ON_BAD_ROW_ERROR;
+int			kidx_load_memory = 64 * 1024;
 
 static const struct config_enum_entry on_bad_row_options[] = {
 	{"error", KIDX_ON_BAD_ROW_ERROR, false},
@@ -40,5 +43,18 @@ _PG_init(void)
 							 PGC_USERSET,
 							 0,
 							 NULL, NULL, NULL);
+	DefineCustomIntVariable("kernelindex.load_memory",
+							"Memory a load statement collects before it stores what it has.",
+							"A COPY or INSERT into kernelindex.liger_rows or kernelindex.documents "
+							"collects its runs, resources and dictionary values in memory and stores "
+							"them in set-based steps; one that collects more than this stores them in "
+							"chunks of about this size, in the same transaction.",
+							&kidx_load_memory,
+							64 * 1024,
+							1024,
+							MAX_KILOBYTES,
+							PGC_USERSET,
+							GUC_UNIT_KB,
+							NULL, NULL, NULL);
 	MarkGUCPrefixReserved("kernelindex");
 }

@@ -17,4 +17,7 @@ typedef enum KidxOnBadRow
 
 extern int	kidx_on_bad_row;
 
+/* kernelindex.load_memory: what a load statement collects before storing it, in kB. */
+extern int	kidx_load_memory;
+
 #endif							/* KERNELINDEX_H */

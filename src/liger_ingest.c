@@ -118,10 +118,14 @@ typedef struct LigerBadRow
 	char	   *v[LR_NCOLUMNS + 1];
 } LigerBadRow;
 
-/* What the Liger path keeps for a statement. */
+/*
+ * What the Liger path keeps for a statement: the catalogs it read (for the
+ * whole statement, in its cxt), and what refers to its current batch (in
+ * the statement's chunk_cxt, made again with each batch: liger_chunk()).
+ */
 typedef struct LigerState
 {
-	MemoryContext cxt;			/* the statement's */
+	MemoryContext cxt;			/* the statement's chunk_cxt */
 	MemoryContext groups_cxt;	/* the group cache's; reset when full */
 	InternTable *group_keys;	/* group columns -> cached group */
 	LigerGroup **groups;
@@ -153,24 +157,49 @@ reset_groups(LigerState *ls)
 	ls->groups = MemoryContextAlloc(ls->groups_cxt, sizeof(LigerGroup *) * LIGER_GROUP_CACHE);
 }
 
-/* New Liger state for a statement, in cxt; the catalogs read. */
-static LigerState *
-liger_state(MemoryContext cxt)
+/*
+ * What the Liger path keeps for the batch the statement begins now, in the
+ * statement's chunk_cxt: everything but the catalogs and the group key
+ * buffer, which serve the whole statement.
+ */
+static void
+liger_chunk(LigerState *ls, MemoryContext chunk_cxt)
 {
-	MemoryContext old = MemoryContextSwitchTo(cxt);
-	LigerState *ls = palloc0(sizeof(LigerState));
+	MemoryContext old = MemoryContextSwitchTo(chunk_cxt);
 	int			i;
 
-	ls->cxt = cxt;
+	ls->cxt = chunk_cxt;
+	ls->groups_cxt = NULL;
 	reset_groups(ls);
-	ls->configs.context = cxt;
-	initStringInfo(&ls->key);
+	memset(&ls->configs, 0, sizeof(ls->configs));
+	ls->configs.context = chunk_cxt;
+	ls->bad = NULL;
+	ls->nbad = ls->capbad = 0;
 	for (i = 0; i < RR_N; i++)
-		ls->res_keys[i] = intern_create(cxt);
-	ls->catalog = liger_catalog_read();
-	ls->slug_keys = intern_create(cxt);
-	ls->row_cxt = AllocSetContextCreate(cxt, "kernelindex Liger row", ALLOCSET_DEFAULT_SIZES);
+	{
+		ls->res_keys[i] = intern_create(chunk_cxt);
+		ls->res[i] = NULL;
+		ls->capres[i] = 0;
+	}
+	ls->kind[0] = ls->kind[1] = NULL;
+	ls->slug_keys = intern_create(chunk_cxt);
+	ls->slugs = NULL;
+	ls->capslugs = 0;
+	ls->row_cxt = AllocSetContextCreate(chunk_cxt, "kernelindex Liger row", ALLOCSET_DEFAULT_SIZES);
 	MemoryContextSwitchTo(old);
+}
+
+/* New Liger state for a statement; the catalogs read. */
+static LigerState *
+liger_state(BatchStatement *st)
+{
+	MemoryContext old = MemoryContextSwitchTo(st->cxt);
+	LigerState *ls = palloc0(sizeof(LigerState));
+
+	initStringInfo(&ls->key);
+	ls->catalog = liger_catalog_read();
+	MemoryContextSwitchTo(old);
+	liger_chunk(ls, st->chunk_cxt);
 	return ls;
 }
 
@@ -235,6 +264,8 @@ datum_cstring(Datum d, bool isnull)
 	return isnull ? NULL : TextDatumGetCString(d);
 }
 
+static void liger_on_chunk(BatchStatement *st);
+
 /* BEFORE INSERT FOR EACH STATEMENT on kernelindex.liger_rows. */
 Datum
 kidx_liger_begin(PG_FUNCTION_ARGS)
@@ -250,7 +281,8 @@ kidx_liger_begin(PG_FUNCTION_ARGS)
 				 errmsg("a Liger row has %d columns, not %d",
 						RelationGetDescr(td->tg_relation)->natts, LR_NCOLUMNS)));
 	st = batch_statement_begin(RelationGetRelid(td->tg_relation));
-	st->path = liger_state(st->cxt);
+	st->path = liger_state(st);
+	st->on_chunk = liger_on_chunk;
 	return PointerGetDatum(NULL);
 }
 
@@ -618,7 +650,7 @@ kidx_liger_row(PG_FUNCTION_ARGS)
 				v[i] = datum_cstring(values[i - 1], nulls[i - 1]);
 		if (kidx_on_bad_row != KIDX_ON_BAD_ROW_QUARANTINE)
 			report_bad_row(st->rows, column, sqlstate, reason, v);
-		old = MemoryContextSwitchTo(st->cxt);
+		old = MemoryContextSwitchTo(ls->cxt);
 		if (ls->nbad == ls->capbad)
 		{
 			ls->capbad = ls->capbad ? ls->capbad * 2 : 16;
@@ -632,7 +664,12 @@ kidx_liger_row(PG_FUNCTION_ARGS)
 		for (i = 1; i <= LR_NCOLUMNS; i++)
 			bad->v[i] = v[i] ? pstrdup(v[i]) : NULL;
 		MemoryContextSwitchTo(old);
-		return PointerGetDatum(td->tg_trigtuple);
+		if (batch_statement_full(st))
+		{
+			batch_statement_flush(st);
+			liger_chunk(ls, st->chunk_cxt);
+		}
+		return batch_row_result(td);
 	}
 	if (g < 0)
 	{
@@ -646,7 +683,12 @@ kidx_liger_row(PG_FUNCTION_ARGS)
 	add_run(st, ls, ls->groups[g],
 			datum_cstring(values[LR_LIGER_VERSION - 1], nulls[LR_LIGER_VERSION - 1]),
 			&m, st->rows);
-	return PointerGetDatum(td->tg_trigtuple);
+	if (batch_statement_full(st))
+	{
+		batch_statement_flush(st);
+		liger_chunk(ls, st->chunk_cxt);
+	}
+	return batch_row_result(td);
 }
 
 /* Keep the statement's bad rows in kernelindex.rejected_rows. */
@@ -708,21 +750,28 @@ quarantine(LigerState *ls)
 	SPI_finish();
 }
 
+/* Before a batch is stored: the bad rows kept so far go with it. */
+static void
+liger_on_chunk(BatchStatement *st)
+{
+	LigerState *ls = (LigerState *) st->path;
+
+	if (ls->nbad > 0)
+		quarantine(ls);
+	ls->nbad = 0;
+}
+
 /* AFTER INSERT FOR EACH STATEMENT on kernelindex.liger_rows. */
 Datum
 kidx_liger_end(PG_FUNCTION_ARGS)
 {
 	TriggerData *td = (TriggerData *) fcinfo->context;
 	BatchStatement *st;
-	LigerState *ls;
 
 	if (!CALLED_AS_TRIGGER(fcinfo) || !TRIGGER_FIRED_FOR_STATEMENT(td->tg_event))
 		elog(ERROR, "kidx_liger_end: not called as a statement trigger");
 	st = batch_statement_end(RelationGetRelid(td->tg_relation));
-	ls = (LigerState *) st->path;
-	if (ls->nbad > 0)
-		quarantine(ls);
-	batch_finish(st->batch);
+	batch_statement_finish(st);
 	MemoryContextDelete(st->cxt);
 	return PointerGetDatum(NULL);
 }

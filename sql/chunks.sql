@@ -1,0 +1,108 @@
+-- Loads larger than kernelindex.load_memory are stored in chunks, within
+-- the statement's transaction: the same store as one chunk, every guarantee
+-- kept (duplicates stored once, an externalId shared by two runs refused,
+-- quarantined rows kept, nothing stored when the statement fails).
+\pset null '(null)'
+SET client_min_messages = warning;
+SELECT kidx_canonical('1') AS library_loaded;
+SHOW kernelindex.load_memory;
+SET kernelindex.load_memory = '512kB';
+SET kernelindex.load_memory = '1MB';
+SHOW kernelindex.load_memory;
+RESET kernelindex.load_memory;
+
+-- 6,000 Liger rows, each its own workload (about 10 chunks at 1MB), and the
+-- first 500 of them again (duplicates, in a later chunk).
+CREATE TEMP VIEW generated AS
+SELECT 'sparsemax' AS kernel_name, (ARRAY['liger', 'torch'])[1 + g % 2] AS kernel_provider,
+	'forward' AS kernel_operation_mode, 'speed' AS metric_name, 'ms' AS metric_unit,
+	'V' AS x_name, 'feature size' AS x_label, (1000 + g / 2)::text AS x_value,
+	(1 + g / 1000.0)::text AS y_value_50, (0.5 + g / 1000.0)::text AS y_value_20,
+	(2 + g / 1000.0)::text AS y_value_80,
+	'{"B": 4, "T": 512, "dim": -1, "dtype": "torch.float32"}' AS extra_benchmark_config_str,
+	'NVIDIA GeForce RTX 3090' AS gpu_name,
+	to_char(timestamp '2025-01-01' + g * interval '1 second', 'YYYY-MM-DD HH24:MI:SS') AS "timestamp",
+	'0.5.8' AS liger_version
+FROM generate_series(1, 6000) g;
+-- The store by value (digests and the values runs name), one line.
+CREATE TEMP VIEW store_by_value AS
+SELECT count(*) AS runs,
+	md5(string_agg(r.digest::text || ' ' || kernelindex.run_document(r.digest)::text, ',' ORDER BY r.digest)) AS runs_md5,
+	(SELECT count(*) FROM kernelindex.workloads) AS workloads,
+	(SELECT count(*) FROM kernelindex.comparability_keys) AS keys,
+	(SELECT count(*) FROM kernelindex.run_templates) AS templates,
+	(SELECT count(*) FROM kernelindex.run_strings) AS strings
+FROM kernelindex.runs r;
+
+-- One chunk (the default, 64MB).
+INSERT INTO kernelindex.liger_rows SELECT * FROM generated;
+INSERT INTO kernelindex.liger_rows SELECT * FROM generated WHERE x_value::int < 1250;
+CREATE TEMP TABLE one_chunk AS SELECT * FROM store_by_value;
+SELECT runs, workloads, keys, templates, strings FROM one_chunk;
+TRUNCATE kernelindex.runs, kernelindex.comparability_keys, kernelindex.protocols, kernelindex.environments,
+	kernelindex.workloads, kernelindex.implementations, kernelindex.run_titles, kernelindex.run_statuses,
+	kernelindex.run_sources, kernelindex.run_benchmarks, kernelindex.run_strings, kernelindex.run_labels,
+	kernelindex.run_templates;
+
+-- Many chunks: the rows and their duplicates in one statement.
+-- (test/t/090_load_memory.pl counts the chunks, from their DEBUG1 lines)
+SET kernelindex.load_memory = '1MB';
+INSERT INTO kernelindex.liger_rows
+SELECT * FROM (SELECT * FROM generated UNION ALL SELECT * FROM generated WHERE x_value::int < 1250) s;
+SELECT s.runs = o.runs AS same_runs, s.runs_md5 = o.runs_md5 AS same_documents,
+	s.workloads = o.workloads AS same_workloads, s.keys = o.keys AS same_keys,
+	s.templates = o.templates AS same_templates, s.strings = o.strings AS same_strings
+FROM store_by_value s, one_chunk o;
+
+-- A later chunk's run with the externalId of an earlier chunk's (another
+-- value, the same time): refused, naming both runs, and nothing stored.
+SELECT count(*) AS runs_before FROM kernelindex.runs;
+\set VERBOSITY terse
+INSERT INTO kernelindex.liger_rows
+SELECT kernel_name, kernel_provider, kernel_operation_mode, metric_name, metric_unit, x_name, x_label,
+	'99999', '7.5', '7', '8', extra_benchmark_config_str, gpu_name, '2031-01-01 00:00:00', liger_version
+FROM generated WHERE x_value::int = 1300
+UNION ALL
+SELECT * FROM generated WHERE x_value::int >= 1300
+UNION ALL
+SELECT kernel_name, kernel_provider, kernel_operation_mode, metric_name, metric_unit, x_name, x_label,
+	'99999', '7.25', '7', '8', extra_benchmark_config_str, gpu_name, '2031-01-01 00:00:00', liger_version
+FROM generated WHERE x_value::int = 1300;
+\set VERBOSITY default
+SELECT count(*) AS runs_after FROM kernelindex.runs;
+
+-- A bad row in a late chunk fails the whole statement: nothing of the
+-- earlier chunks stays.
+\set VERBOSITY terse
+INSERT INTO kernelindex.liger_rows
+SELECT kernel_name, kernel_provider, kernel_operation_mode, metric_name, metric_unit, x_name, x_label,
+	(x_value::int + 100000)::text, CASE WHEN x_value = '3900' THEN 'abc' ELSE y_value_50 END,
+	y_value_20, y_value_80, extra_benchmark_config_str, gpu_name, "timestamp", liger_version
+FROM generated;
+\set VERBOSITY default
+SELECT count(*) AS runs_after_bad_row FROM kernelindex.runs;
+
+-- Quarantine: the bad rows of every chunk are kept, the good ones stored.
+SET kernelindex.on_bad_row = 'quarantine';
+INSERT INTO kernelindex.liger_rows
+SELECT kernel_name, kernel_provider, kernel_operation_mode, metric_name, metric_unit, x_name, x_label,
+	(x_value::int + 200000)::text, CASE WHEN x_value::int % 1000 = 0 THEN 'abc' ELSE y_value_50 END,
+	y_value_20, y_value_80, extra_benchmark_config_str, gpu_name, "timestamp", liger_version
+FROM generated;
+RESET kernelindex.on_bad_row;
+SELECT count(*) AS rejected, min(row_number) AS first, max(row_number) AS last,
+	count(DISTINCT reason) AS reasons
+FROM kernelindex.rejected_rows;
+SELECT count(*) - (SELECT runs FROM one_chunk) AS runs_added FROM kernelindex.runs;
+
+-- Documents in chunks: every run's bundle, loaded again into an empty store.
+CREATE TEMP TABLE bundles AS SELECT bundle FROM kernelindex.run_bundles;
+CREATE TEMP TABLE before AS SELECT * FROM store_by_value;
+TRUNCATE kernelindex.runs, kernelindex.comparability_keys, kernelindex.protocols, kernelindex.environments,
+	kernelindex.workloads, kernelindex.implementations, kernelindex.run_titles, kernelindex.run_statuses,
+	kernelindex.run_sources, kernelindex.run_benchmarks, kernelindex.run_strings, kernelindex.run_labels,
+	kernelindex.run_templates;
+INSERT INTO kernelindex.documents SELECT bundle FROM bundles;
+SELECT s.runs = b.runs AS same_runs, s.runs_md5 = b.runs_md5 AS same_documents, s.runs
+FROM store_by_value s, before b;
+RESET kernelindex.load_memory;
