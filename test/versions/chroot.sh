@@ -135,7 +135,7 @@ top_up() {
 	add_security "$suite" "$dir"
 	: >"$ROOT/$suite.apt.log"
 	upgrade_in "$dir" "$ROOT/$suite.apt.log"
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2046
 	apt_in "$dir" install $(build_packages "$suite" "$m") >>"$ROOT/$suite.apt.log" 2>&1 \
 		|| { tail -n 30 "$ROOT/$suite.apt.log" >&2; return 1; }
 	apt_in "$dir" clean
