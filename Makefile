@@ -20,6 +20,7 @@ OBJS = \
 	src/batch.o \
 	src/references.o \
 	src/documents.o \
+	src/row_checks.o \
 	src/liger.o \
 	src/liger_catalog.o \
 	src/liger_ingest.o \

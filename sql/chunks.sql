@@ -34,6 +34,14 @@ SELECT count(*) AS runs,
 	(SELECT count(*) FROM kernelindex.run_strings) AS strings
 FROM kernelindex.runs r;
 
+-- (an empty store and no quarantined rows to start with: the suites before
+-- this one loaded theirs)
+TRUNCATE kernelindex.runs, kernelindex.comparability_keys, kernelindex.protocols, kernelindex.environments,
+	kernelindex.workloads, kernelindex.implementations, kernelindex.run_titles, kernelindex.run_statuses,
+	kernelindex.run_sources, kernelindex.run_benchmarks, kernelindex.run_strings, kernelindex.run_labels,
+	kernelindex.run_templates;
+TRUNCATE kernelindex.rejected_rows;
+
 -- One chunk (the default, 64MB).
 INSERT INTO kernelindex.liger_rows SELECT * FROM generated;
 INSERT INTO kernelindex.liger_rows SELECT * FROM generated WHERE x_value::int < 1250;

@@ -36,6 +36,7 @@
 #include "core/jcs.h"
 #include "core/runfmt.h"
 #include "liger.h"
+#include "row_checks.h"
 
 const char *const lr_column_names[LR_NCOLUMNS + 1] = {
 	NULL,
@@ -46,29 +47,11 @@ const char *const lr_column_names[LR_NCOLUMNS + 1] = {
 };
 
 
-/*
- * Deepest nesting of arrays and objects a configuration may have.  Liger's
- * configurations are flat; the limit keeps a hostile one from exhausting
- * the stack in the JSON parser (an error no quarantine could catch).
- */
-#define LR_CONFIG_MAX_DEPTH 100
-
 /* Reasons returned in more than one place. */
 static const char reason_negative[] = "negative";
 static const char reason_too_large[] = "too large: its conversion does not fit in bigint";
 static const char reason_too_precise[] =
 "has more digits than a double carries; it cannot be kept exactly as written";
-static const char reason_config_number[] = "the number ";
-
-/* State of the JSON walk over extra_benchmark_config_str. */
-typedef struct ConfigCheck
-{
-	int			depth;
-	bool		top_is_object;
-	char	   *bad_number;		/* first number a double cannot carry */
-	char	   *duplicate_key;	/* first key found twice in one object */
-	List	   *keys[LR_CONFIG_MAX_DEPTH + 1];	/* keys of each open object */
-} ConfigCheck;
 
 /* What kidx_liger_row_fault keeps across the rows of one query. */
 typedef struct RowFaultCache
@@ -79,19 +62,6 @@ typedef struct RowFaultCache
 
 PG_FUNCTION_INFO_V1(kidx_liger_row_fault);
 
-/* A value as a fault shows it: cut at LR_SHOWN_MAX characters; NULL as "". */
-char *
-liger_shown_value(const char *value)
-{
-	size_t		len = value ? strlen(value) : 0;
-
-	if (value == NULL)
-		return pstrdup("");
-	if (len <= LR_SHOWN_MAX)
-		return pstrdup(value);
-	return psprintf("%.*s...", pg_mbcliplen(value, (int) len, LR_SHOWN_MAX),
-					value);
-}
 
 /* Build the {column, value, reason} answer. */
 static Datum
@@ -100,80 +70,10 @@ fault_result(int column, const char *value, const char *reason)
 	Datum		elems[3];
 
 	elems[0] = CStringGetTextDatum(lr_column_names[column]);
-	elems[1] = CStringGetTextDatum(liger_shown_value(value));
+	elems[1] = CStringGetTextDatum(row_shown_value(value));
 	elems[2] = CStringGetTextDatum(reason);
 	return PointerGetDatum(construct_array(elems, 3, TEXTOID, -1, false,
 										   TYPALIGN_INT));
-}
-
-/* True if s is empty or only white space. */
-static bool
-is_blank(const char *s)
-{
-	for (; *s; s++)
-		if (!isspace((unsigned char) *s))
-			return false;
-	return true;
-}
-
-/* True if s (trimmed) follows the JSON number grammar. */
-static bool
-is_json_number(const char *s)
-{
-	if (*s == '-')
-		s++;
-	if (*s == '0')
-		s++;
-	else if (*s >= '1' && *s <= '9')
-		while (isdigit((unsigned char) *s))
-			s++;
-	else
-		return false;
-	if (*s == '.')
-	{
-		s++;
-		if (!isdigit((unsigned char) *s))
-			return false;
-		while (isdigit((unsigned char) *s))
-			s++;
-	}
-	if (*s == 'e' || *s == 'E')
-	{
-		s++;
-		if (*s == '+' || *s == '-')
-			s++;
-		if (!isdigit((unsigned char) *s))
-			return false;
-		while (isdigit((unsigned char) *s))
-			s++;
-	}
-	return *s == '\0';
-}
-
-/* The trimmed part of s: its start and length. */
-static void
-trim_range(const char *s, const char **start, int *len)
-{
-	const char *end;
-
-	while (isspace((unsigned char) *s))
-		s++;
-	end = s + strlen(s);
-	while (end > s && isspace((unsigned char) end[-1]))
-		end--;
-	*start = s;
-	*len = end - s;
-}
-
-/* Trimmed copy of s. */
-static char *
-trimmed(const char *s)
-{
-	const char *start;
-	int			len;
-
-	trim_range(s, &start, &len);
-	return pnstrdup(start, len);
 }
 
 /*
@@ -193,7 +93,7 @@ measure_fault(const char *value, uint32_t multiplier, LigerMeasures *m, int i,
 	char		buf[64];
 	char	   *num = buf;
 
-	trim_range(value, &t, &len);
+	row_trim_range(value, &t, &len);
 	/* a long decimal (trailing zeros, say) may still be a double's value */
 	if (len >= (int) sizeof(buf))
 		num = pnstrdup(t, len);
@@ -202,7 +102,7 @@ measure_fault(const char *value, uint32_t multiplier, LigerMeasures *m, int i,
 		memcpy(buf, t, len);
 		buf[len] = '\0';
 	}
-	if (!is_json_number(num))
+	if (!row_is_json_number(num))
 		return "not a decimal number";
 	if (num[0] == '-' && strcspn(num, "123456789") < strcspn(num, "eE"))
 	{
@@ -230,203 +130,6 @@ measure_fault(const char *value, uint32_t multiplier, LigerMeasures *m, int i,
 	return NULL;
 }
 
-/* JSON walk: note the top-level container; start the object's keys. */
-static KIDX_JSON_ACTION
-config_object_start(void *state)
-{
-	ConfigCheck *c = (ConfigCheck *) state;
-
-	if (c->depth++ == 0)
-		c->top_is_object = true;
-	c->keys[c->depth] = NIL;
-	return KIDX_JSON_OK;
-}
-
-/* JSON walk: leave an object. */
-static KIDX_JSON_ACTION
-config_object_end(void *state)
-{
-	ConfigCheck *c = (ConfigCheck *) state;
-
-	list_free_deep(c->keys[c->depth]);
-	c->keys[c->depth] = NIL;
-	c->depth--;
-	return KIDX_JSON_OK;
-}
-
-/*
- * JSON walk: a key must not repeat in its object (jsonb would keep the last
- * value and drop the other without a word).
- */
-static KIDX_JSON_ACTION
-config_field_start(void *state, char *fname, bool isnull)
-{
-	ConfigCheck *c = (ConfigCheck *) state;
-	ListCell   *lc;
-
-	if (c->duplicate_key != NULL || fname == NULL)
-		return KIDX_JSON_OK;
-	foreach(lc, c->keys[c->depth])
-	{
-		if (strcmp((char *) lfirst(lc), fname) == 0)
-		{
-			c->duplicate_key = pstrdup(fname);
-			return KIDX_JSON_OK;
-		}
-	}
-	c->keys[c->depth] = lappend(c->keys[c->depth], pstrdup(fname));
-	return KIDX_JSON_OK;
-}
-
-/* JSON walk: enter an array. */
-static KIDX_JSON_ACTION
-config_array_start(void *state)
-{
-	((ConfigCheck *) state)->depth++;
-	return KIDX_JSON_OK;
-}
-
-/* JSON walk: leave an array. */
-static KIDX_JSON_ACTION
-config_array_end(void *state)
-{
-	((ConfigCheck *) state)->depth--;
-	return KIDX_JSON_OK;
-}
-
-/* JSON walk: every number must be one a double carries exactly. */
-static KIDX_JSON_ACTION
-config_scalar(void *state, char *token, JsonTokenType tokentype)
-{
-	ConfigCheck *c = (ConfigCheck *) state;
-	char		buf[JCS_NUMBER_BUFLEN];
-	size_t		buflen;
-
-	if (tokentype != JSON_TOKEN_NUMBER || c->bad_number != NULL)
-		return KIDX_JSON_OK;
-	if (jcs_number_from_decimal(token, strlen(token), buf, &buflen) != JCS_NUM_OK)
-		c->bad_number = pstrdup(token);
-	return KIDX_JSON_OK;
-}
-
-/*
- * The nesting depth of arrays and objects in a JSON text (brackets outside
- * string literals), counted only as far as one past limit.  In every server
- * encoding the bytes of a multibyte character are not ASCII, so no byte of
- * one is taken for a bracket or a quote.
- */
-static int
-json_nesting_depth(const char *s, int limit)
-{
-	int			depth = 0;
-	int			max = 0;
-	bool		in_string = false;
-
-	for (; *s && max <= limit; s++)
-	{
-		if (in_string)
-		{
-			if (*s == '\\' && s[1] != '\0')
-				s++;
-			else if (*s == '"')
-				in_string = false;
-			continue;
-		}
-		if (*s == '"')
-			in_string = true;
-		else if ((*s == '[' || *s == '{') && ++depth > max)
-			max = depth;
-		else if (*s == ']' || *s == '}')
-			depth--;
-	}
-	return max;
-}
-
-/* Reason extra_benchmark_config_str cannot be used (22003 in *sqlstate for a number a double cannot carry), or NULL. */
-static const char *
-config_fault(char *value, int *sqlstate)
-{
-	JsonLexContext *lex;
-	JsonSemAction sem;
-	ConfigCheck state;
-	JsonParseErrorType err;
-
-	memset(&sem, 0, sizeof(sem));
-	memset(&state, 0, sizeof(state));
-	sem.semstate = &state;
-	sem.object_start = config_object_start;
-	sem.object_end = config_object_end;
-	sem.array_start = config_array_start;
-	sem.array_end = config_array_end;
-	sem.object_field_start = config_field_start;
-	sem.scalar = config_scalar;
-
-	if (json_nesting_depth(value, LR_CONFIG_MAX_DEPTH) > LR_CONFIG_MAX_DEPTH)
-		return psprintf("nested deeper than %d levels", LR_CONFIG_MAX_DEPTH);
-	lex = kidx_json_lexer(value, strlen(value), GetDatabaseEncoding(), true);
-	err = pg_parse_json(lex, &sem);
-	if (err != JSON_SUCCESS)
-		return psprintf("malformed JSON (%s)", json_errdetail(err, lex));
-	if (!state.top_is_object)
-		return "not a JSON object";
-	if (state.duplicate_key != NULL)
-		return psprintf("the key \"%s\" appears twice in one object",
-						liger_shown_value(state.duplicate_key));
-	if (state.bad_number != NULL)
-	{
-		*sqlstate = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
-		return psprintf("%s%s has more digits than a double carries "
-						"(write it as a string)", reason_config_number,
-						state.bad_number);
-	}
-	return NULL;
-}
-
-/* Reason the timestamp cannot be used, or NULL and its value in *ts. */
-static const char *
-timestamp_fault(const char *value, Timestamp *ts)
-{
-	int64_t		usec;
-	char		workbuf[MAXDATELEN + MAXDATEFIELDS];
-	char	   *field[MAXDATEFIELDS];
-	int			ftype[MAXDATEFIELDS];
-	int			nf;
-	int			dtype;
-	struct pg_tm tt;
-	fsec_t		fsec;
-
-	/* What harnesses write, YYYY-MM-DD HH:MM:SS[.ffffff], parsed directly. */
-	if (runfmt_plain_timestamp(value, strlen(value), &usec))
-	{
-		*ts = usec;
-		return NULL;
-	}
-
-	/* Digits and date/time punctuation only: no "now", "yesterday", zones. */
-	if (!isdigit((unsigned char) value[strspn(value, " ")]) ||
-		strspn(value, "0123456789-:. T") != strlen(value))
-		return "not a date and time YYYY-MM-DD HH:MM:SS";
-	if (ParseDateTime(value, workbuf, sizeof(workbuf), field, ftype,
-					  MAXDATEFIELDS, &nf) != 0)
-		return "not a date and time";
-	/* No tzp: a time zone in the value is refused (Liger writes UTC). */
-	if (kidx_decode_datetime(field, ftype, nf, &dtype, &tt, &fsec, NULL) != 0)
-		return "not a valid date and time without time zone";
-	if (dtype != DTK_DATE)
-		return "not a date and time";
-	/* what PostgreSQL would quietly turn into another instant */
-	if (strchr(value, ':') == NULL)
-		return "a date without a time of day";
-	if (tt.tm_sec >= 60)
-		return "second 60: a leap second cannot be stored";
-	if (tt.tm_hour >= 24)
-		return "hour 24 is not a time of day";
-	if (tm2timestamp(&tt, fsec, NULL, ts) != 0 || tt.tm_year < 1 ||
-		tt.tm_year > 9999)
-		return "out of range";
-	return NULL;
-}
-
 /*
  * The first fault of a Liger row (v[1..LR_NCOLUMNS], NULL for SQL NULL):
  * its reason, with its column in *column, or NULL for a good row, whose
@@ -448,7 +151,7 @@ row_fault(char **v, int *column, int *sqlstate, LigerConfigCache *configs, Liger
 	{
 		if (i == LR_X_LABEL || i == LR_LIGER_VERSION)
 			continue;
-		if (v[i] == NULL || is_blank(v[i]))
+		if (v[i] == NULL || row_is_blank(v[i]))
 		{
 			*column = i;
 			return "empty required field";
@@ -474,11 +177,11 @@ row_fault(char **v, int *column, int *sqlstate, LigerConfigCache *configs, Liger
 	}
 
 	{
-		char	   *x = trimmed(v[LR_X_VALUE]);
+		char	   *x = row_trimmed(v[LR_X_VALUE]);
 		char		buf[JCS_NUMBER_BUFLEN];
 		size_t		buflen;
 
-		if (is_json_number(x) &&
+		if (row_is_json_number(x) &&
 			jcs_number_from_decimal(x, strlen(x), buf, &buflen) != JCS_NUM_OK)
 		{
 			*column = LR_X_VALUE;
@@ -502,7 +205,7 @@ row_fault(char **v, int *column, int *sqlstate, LigerConfigCache *configs, Liger
 	if (configs->good[slot] == NULL ||
 		strcmp(configs->good[slot], v[LR_EXTRA_CONFIG]) != 0)
 	{
-		reason = config_fault(v[LR_EXTRA_CONFIG], sqlstate);
+		reason = row_json_object_fault(v[LR_EXTRA_CONFIG], sqlstate);
 		if (reason != NULL)
 		{
 			*column = LR_EXTRA_CONFIG;
@@ -514,7 +217,7 @@ row_fault(char **v, int *column, int *sqlstate, LigerConfigCache *configs, Liger
 												  v[LR_EXTRA_CONFIG]);
 	}
 
-	reason = timestamp_fault(v[LR_TIMESTAMP], &m->ts);
+	reason = row_timestamp_fault(v[LR_TIMESTAMP], &m->ts);
 	if (reason != NULL)
 	{
 		*column = LR_TIMESTAMP;
@@ -536,7 +239,7 @@ measures_fault(char **v, bool memory, int *column, int *sqlstate, LigerMeasures 
 	int			i;
 
 	for (i = 0; i < lengthof(cols); i++)
-		if (v[cols[i]] == NULL || is_blank(v[cols[i]]))
+		if (v[cols[i]] == NULL || row_is_blank(v[cols[i]]))
 		{
 			*column = cols[i];
 			return "empty required field";
@@ -550,7 +253,7 @@ measures_fault(char **v, bool memory, int *column, int *sqlstate, LigerMeasures 
 			return reason;
 		}
 	}
-	reason = timestamp_fault(v[LR_TIMESTAMP], &m->ts);
+	reason = row_timestamp_fault(v[LR_TIMESTAMP], &m->ts);
 	if (reason != NULL)
 		*column = LR_TIMESTAMP;
 	return reason;

@@ -30,9 +30,6 @@
 #define LR_LIGER_VERSION	15
 #define LR_NCOLUMNS			15
 
-/* Longest value shown in a fault before it is cut. */
-#define LR_SHOWN_MAX	200
-
 /*
  * Good configurations remembered across rows: a COPY repeats a few hundred
  * distinct configuration strings over every row, so each is parsed once.
@@ -61,7 +58,6 @@ extern const char *liger_fault(char **v, int *column, int *sqlstate,
 							   LigerConfigCache *configs, LigerMeasures *m);
 extern const char *liger_measures_fault(char **v, bool memory, int *column,
 										int *sqlstate, LigerMeasures *m);
-extern char *liger_shown_value(const char *value);
 
 
 #endif							/* KIDX_LIGER_H */

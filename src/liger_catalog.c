@@ -53,6 +53,7 @@
 #include "core/liger_label.h"
 #include "extension.h"
 #include "liger.h"
+#include "row_checks.h"
 #include "liger_catalog.h"
 #include "run_layout.h"
 
@@ -419,7 +420,7 @@ value_context_cb(void *arg)
 {
 	ValueContext *vc = (ValueContext *) arg;
 
-	errcontext("%s \"%s\"", vc->what, liger_shown_value(vc->value));
+	errcontext("%s \"%s\"", vc->what, row_shown_value(vc->value));
 }
 
 /*
@@ -466,7 +467,7 @@ check_config_object(Jsonb *config, const char *written)
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("workload configuration \"%s\" is not a JSON object",
-					liger_shown_value(written ? written :
+					row_shown_value(written ? written :
 									  JsonbToCString(NULL, &config->root, VARSIZE(config)))),
 			 errdetail("It is %s.", JB_ROOT_IS_SCALAR(config) ? "a JSON scalar" : "a JSON array"),
 			 errhint("extra_benchmark_config_str holds a workload's other inputs as one JSON object, "

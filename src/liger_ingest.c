@@ -54,6 +54,7 @@
 #include "kernelindex.h"
 #include "liger.h"
 #include "liger_catalog.h"
+#include "row_checks.h"
 #include "run_layout.h"
 
 PG_FUNCTION_INFO_V1(kidx_liger_begin);
@@ -143,6 +144,7 @@ typedef struct LigerState
 	char	  **slugs;			/* their slugs */
 	int			capslugs;
 	MemoryContext row_cxt;		/* reset per row */
+	MemoryContext build_cxt;	/* reset per resource document built */
 } LigerState;
 
 /* Start over the cache of groups (in a context of its own). */
@@ -186,6 +188,8 @@ liger_chunk(LigerState *ls, MemoryContext chunk_cxt)
 	ls->slugs = NULL;
 	ls->capslugs = 0;
 	ls->row_cxt = AllocSetContextCreate(chunk_cxt, "kernelindex Liger row", ALLOCSET_DEFAULT_SIZES);
+	ls->build_cxt = AllocSetContextCreate(chunk_cxt, "kernelindex Liger documents",
+										  ALLOCSET_DEFAULT_SIZES);
 	MemoryContextSwitchTo(old);
 }
 
@@ -242,7 +246,7 @@ report_bad_row(int64 ord, int column, int sqlstate, const char *reason, char **v
 	ereport(ERROR,
 			(errcode(sqlstate),
 			 errmsg("bad value \"%s\" in column %s (row " INT64_FORMAT " of this COPY): %s",
-					liger_shown_value(v[column]), lr_column_names[column], ord, reason),
+					row_shown_value(v[column]), lr_column_names[column], ord, reason),
 			 errdetail("The row is kernel_name \"%s\", kernel_provider \"%s\", "
 					   "kernel_operation_mode \"%s\", metric_name \"%s\", "
 					   "gpu_name \"%s\", x_name \"%s\", x_value \"%s\", "
@@ -328,6 +332,8 @@ group_resource(BatchStatement *st, LigerState *ls, char **col, RunRef kind, int6
 	}
 	r = &ls->res[kind][n];
 	r->label = NULL;
+	/* (what building a document leaves behind goes with build_cxt) */
+	MemoryContextSwitchTo(ls->build_cxt);
 	switch (kind)
 	{
 		case RR_PROTOCOL:
@@ -349,8 +355,11 @@ group_resource(BatchStatement *st, LigerState *ls, char **col, RunRef kind, int6
 			break;
 	}
 	kidx_jsonb_resource_digest(doc, &r->digest);
-	batch_resource(st->batch, kind, &r->digest, doc, ord);
+	batch_resource(st->batch, kind, &r->digest, doc, ord);	/* (copies it) */
+	if (r->label != NULL)
+		r->label = MemoryContextStrdup(ls->cxt, r->label);
 	MemoryContextSwitchTo(old);
+	MemoryContextReset(ls->build_cxt);
 	return r;
 }
 
@@ -451,9 +460,7 @@ kind_template(BatchStatement *st, LigerState *ls, LigerGroup *g, const char *ver
 	old = MemoryContextSwitchTo(ls->cxt);
 	memset(&m, 0, sizeof(m));
 	m.title = parts->text[RT_TITLE];
-	m.has_labels = true;
-	m.label_key = "liger_version";
-	m.label_value = version != NULL && version[0] != '\0' ? version : NULL;
+	m.labels = parts->labels;
 	m.status = parts->text[RT_STATUS];
 	m.source = parts->text[RT_SOURCE];
 	m.benchmark = parts->text[RT_BENCHMARK];
@@ -461,9 +468,8 @@ kind_template(BatchStatement *st, LigerState *ls, LigerGroup *g, const char *ver
 	m.external_id = external_id;
 	m.observed_at = parts->values.observed_at;
 	m.memory = g->memory;
-	m.median = parts->values.v[g->memory ? RV_PEAK : RV_LATENCY];
-	m.p20 = parts->values.v[g->memory ? RV_PEAK_P20 : RV_LATENCY_P20];
-	m.p80 = parts->values.v[g->memory ? RV_PEAK_P80 : RV_LATENCY_P80];
+	memcpy(m.has, parts->values.has, sizeof(m.has));
+	memcpy(m.v, parts->values.v, sizeof(m.v));
 	m.primary_statistic = "median";
 	m.native_unit = g->memory ? "mb" : "ms";
 	for (k = 0; k < RUN_NNATIVE; k++)
@@ -720,7 +726,7 @@ quarantine(LigerState *ls)
 			{
 				nulls[i] = b->v[b->column] == NULL;
 				elems[i] = nulls[i] ? (Datum) 0 :
-					CStringGetTextDatum(liger_shown_value(b->v[b->column]));
+					CStringGetTextDatum(row_shown_value(b->v[b->column]));
 			}
 			else if (c == 3)
 				elems[i] = CStringGetTextDatum(b->reason);

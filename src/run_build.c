@@ -336,6 +336,7 @@ member_slot(const RunMember *f)
 		case MH_VALUE:
 			return node_slot(SK_VALUE, f->index, -1);
 		case MH_TEMPLATE:
+		case MH_PRIMARY:
 			break;
 	}
 	return NULL;
@@ -379,8 +380,8 @@ layout_object(RunTemplate *t, RunPlan *p, JsonbContainer *c, const RunMember *fi
 			child = layout_measurements(val.val.binary.data);
 		else
 		{
-			if (f != NULL && f->hold != MH_TEMPLATE && f->hold != MH_OBSERVED_AT &&
-				f->hold != MH_VALUE)
+			if (f != NULL && f->hold != MH_TEMPLATE && f->hold != MH_PRIMARY &&
+				f->hold != MH_OBSERVED_AT && f->hold != MH_VALUE)
 				bad_template(psprintf("holds \"%s\", which runs hold", f->key));
 			child = node_value(&val);
 		}
@@ -392,7 +393,7 @@ layout_object(RunTemplate *t, RunPlan *p, JsonbContainer *c, const RunMember *fi
 	{
 		const RunMember *f = &fields[i];
 
-		if (f->hold == MH_TEMPLATE || has_member(&l, f->key))
+		if (f->hold == MH_TEMPLATE || f->hold == MH_PRIMARY || has_member(&l, f->key))
 			continue;
 		if (f->hold == MH_TEXT && f->index == RT_EXTERNAL_ID &&
 			t->external_id_form == RIF_ABSENT)

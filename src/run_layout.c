@@ -70,7 +70,7 @@ static const RunMember latency_members[] = {
 };
 static const RunMember timing_members[] = {
 	{"latencyNs", MT_OBJECT, false, false, MH_TEMPLATE, 0, latency_members, "an object"},
-	{"primaryStatistic", MT_STRING, false, false, MH_TEMPLATE, 0, NULL, "a string"},
+	{"primaryStatistic", MT_STRING, false, false, MH_PRIMARY, RM_LATENCY, NULL, "\"median\", \"mean\" or \"min\""},
 	END_MEMBERS
 };
 static const RunMember peak_members[] = {
@@ -79,7 +79,7 @@ static const RunMember peak_members[] = {
 };
 static const RunMember memory_members[] = {
 	{"peakBytes", MT_OBJECT, false, false, MH_TEMPLATE, 0, peak_members, "an object"},
-	{"primaryStatistic", MT_STRING, false, false, MH_TEMPLATE, 0, NULL, "a string"},
+	{"primaryStatistic", MT_STRING, false, false, MH_PRIMARY, RM_MEMORY, NULL, "\"median\", \"mean\" or \"min\""},
 	END_MEMBERS
 };
 static const RunMember source_members[] = {
@@ -121,6 +121,22 @@ const MeasurementSlot measurement_slots[] = {
 	{"latency", "p80", "ns", RV_LATENCY_P80},
 	{"peakMemory", "p20", "bytes", RV_PEAK_P20},
 	{"peakMemory", "p80", "bytes", RV_PEAK_P80},
+	{"latency", "mean", "ns", RV_LATENCY_MEAN},
+	{"latency", "stddev", "ns", RV_LATENCY_STDDEV},
+	{"latency", "min", "ns", RV_LATENCY_MIN},
+	{"latency", "max", "ns", RV_LATENCY_MAX},
+	{"latency", "samples", "count", RV_LATENCY_SAMPLES},
+	{"peakMemory", "mean", "bytes", RV_PEAK_MEAN},
+	{"peakMemory", "stddev", "bytes", RV_PEAK_STDDEV},
+	{"peakMemory", "min", "bytes", RV_PEAK_MIN},
+	{"peakMemory", "max", "bytes", RV_PEAK_MAX},
+	{"peakMemory", "samples", "count", RV_PEAK_SAMPLES},
+};
+
+const char *const run_statistic_name[RS_N] = {"median", "mean", "min"};
+const RunValue run_statistic_value[RM_N][RS_N] = {
+	[RM_LATENCY] = {RV_LATENCY, RV_LATENCY_MEAN, RV_LATENCY_MIN},
+	[RM_MEMORY] = {RV_PEAK, RV_PEAK_MEAN, RV_PEAK_MIN},
 };
 const int	n_measurement_slots = lengthof(measurement_slots);
 

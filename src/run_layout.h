@@ -30,7 +30,13 @@
 
 #define KIDX_API_VERSION "kernelindex.dev/v1alpha1"
 
-/* The integer values a run holds (RunValues.v). */
+/*
+ * The integer values a run holds (RunValues.v): for latency (ns) and peak
+ * memory (bytes) every statistic benchmark harnesses report.  The median
+ * is spec.timing.latencyNs.median (spec.memory.peakBytes.median), the
+ * others measurements {metric, statistic, unit, value}: latency or
+ * peakMemory, in ns or bytes, samples a count.
+ */
 typedef enum RunValue
 {
 	RV_LATENCY,					/* spec.timing.latencyNs.median */
@@ -39,8 +45,41 @@ typedef enum RunValue
 	RV_PEAK,					/* spec.memory.peakBytes.median */
 	RV_PEAK_P20,				/* measurement peakMemory/p20/bytes */
 	RV_PEAK_P80,				/* measurement peakMemory/p80/bytes */
+	RV_LATENCY_MEAN,			/* measurement latency/mean/ns */
+	RV_LATENCY_STDDEV,			/* measurement latency/stddev/ns */
+	RV_LATENCY_MIN,				/* measurement latency/min/ns */
+	RV_LATENCY_MAX,				/* measurement latency/max/ns */
+	RV_LATENCY_SAMPLES,			/* measurement latency/samples/count */
+	RV_PEAK_MEAN,				/* measurement peakMemory/mean/bytes */
+	RV_PEAK_STDDEV,				/* measurement peakMemory/stddev/bytes */
+	RV_PEAK_MIN,				/* measurement peakMemory/min/bytes */
+	RV_PEAK_MAX,				/* measurement peakMemory/max/bytes */
+	RV_PEAK_SAMPLES,			/* measurement peakMemory/samples/count */
 	RV_N
 } RunValue;
+
+/* What a run measured: latency (spec.timing) or peak memory (spec.memory). */
+typedef enum RunMetric
+{
+	RM_LATENCY,
+	RM_MEMORY,
+	RM_N
+} RunMetric;
+
+/*
+ * The statistics a primaryStatistic may name (the headline number a run
+ * is compared on), and the value holding each, by metric.
+ */
+typedef enum RunStatistic
+{
+	RS_MEDIAN,
+	RS_MEAN,
+	RS_MIN,
+	RS_N
+} RunStatistic;
+
+extern const char *const run_statistic_name[RS_N];	/* "median", ... */
+extern const RunValue run_statistic_value[RM_N][RS_N];
 
 /* The source-native values (spec.sourceNative.metrics.<unit>_20/_50/_80). */
 #define RUN_NNATIVE 3
@@ -139,6 +178,9 @@ typedef struct RunParts
 	KidxDigest	ref[RR_N];
 	const char *text[RT_N];		/* NUL-terminated; NULL: absent */
 	Jsonb	   *labels;			/* metadata.labels; NULL: absent */
+	int			primary[RM_N];	/* the RunStatistic its spec.timing and
+								 * spec.memory primaryStatistic name; -1:
+								 * none named (the median) */
 	const char *workload_label; /* RIF_LABELLED: the workload's
 								 * metadata.labels.label */
 	RunValues	values;
@@ -158,9 +200,7 @@ typedef struct RunDocPos
 typedef struct RunModel
 {
 	const char *title;			/* NULL: none */
-	bool		has_labels;		/* metadata.labels is there */
-	const char *label_key;		/* its one label; NULL value: no label */
-	const char *label_value;
+	Jsonb	   *labels;			/* metadata.labels; NULL: none */
 	const char *status;
 	const char *source;
 	const char *benchmark;
@@ -168,12 +208,12 @@ typedef struct RunModel
 	const char *external_id;	/* NULL: none */
 	TimestampTz observed_at;
 	bool		memory;			/* peak memory (bytes), else latency (ns) */
-	int64		median;
-	int64		p20;
-	int64		p80;
+	bool		has[RV_N];		/* the statistics it reports (of its metric) */
+	int64		v[RV_N];
 	const char *primary_statistic;	/* of timing or memory; NULL: none */
 	const char *native_unit;	/* NULL: no native metrics */
-	const char *native_text[RUN_NNATIVE];	/* _20, _50, _80 as written */
+	const char *native_text[RUN_NNATIVE];	/* _20, _50, _80 as written
+											 * (NULL: absent) */
 	KidxDigest	ref[RR_N];
 } RunModel;
 

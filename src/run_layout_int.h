@@ -35,7 +35,9 @@ typedef enum MemberHold
 	MH_LABELS,					/* the label-set dictionary */
 	MH_REF,						/* a resource reference: RunRef index */
 	MH_OBSERVED_AT,				/* runs.observed_at */
-	MH_VALUE					/* a value column: RunValue index */
+	MH_VALUE,					/* a value column: RunValue index */
+	MH_PRIMARY					/* a primaryStatistic (kept in the template):
+								 * RunMetric index */
 } MemberHold;
 
 /* One member the layout knows. */

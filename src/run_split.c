@@ -486,12 +486,14 @@ split_measurements(SplitState *st, JsonbValue *v, const RunMember *f, JsonbParse
 					 errmsg("document " INT64_FORMAT ": %s is missing",
 							st->pos->ord, st->path.data),
 					 errdetail("A measurement is an object with string members \"metric\", \"statistic\" and \"unit\" and a number \"value\".")));
-		if (jstring_is(unit, "ns") || jstring_is(unit, "bytes"))
+		if (jstring_is(unit, "ns") || jstring_is(unit, "bytes") ||
+			measurement_slot_of(metric, statistic, unit) >= 0)
 		{
 			int64		n;
 			bool		exact = check_count(st, value,
 											jstring_is(unit, "ns") ? "a non-negative integer of nanoseconds" :
-											"a non-negative integer of bytes", &n);
+											jstring_is(unit, "bytes") ? "a non-negative integer of bytes" :
+											"a non-negative integer count", &n);
 			int			slot = measurement_slot_of(metric, statistic, unit);
 
 			/*
@@ -557,6 +559,17 @@ split_member(SplitState *st, const RunMember *f, JsonbValue *key, JsonbValue *v,
 		case MT_STRING:
 			if (v->type != jbvString || (f->nonempty && v->val.string.len == 0))
 				fault_type(st, v, f->what);
+			if (f->hold == MH_PRIMARY)
+			{
+				int			i;
+
+				for (i = 0; i < RS_N && !jstring_is(v, run_statistic_name[i]); i++)
+					;
+				if (i == RS_N)
+					fault_type(st, v, f->what);
+				parts->primary[f->index] = i;
+				return false;	/* the template keeps it */
+			}
 			if (f->hold != MH_TEXT)
 				return false;
 			if (f->index == RT_NAME)
@@ -647,6 +660,44 @@ split_object(SplitState *st, JsonbContainer *c, const RunMember *fields,
 	return pushJsonbValue(ps, WJB_END_OBJECT, NULL);
 }
 
+/*
+ * A primaryStatistic names a statistic the run has; a passed run carries
+ * the headline number of its latency or of its peak memory: the statistic
+ * its primaryStatistic names, the median when none is named.
+ */
+static void
+check_primary(SplitState *st)
+{
+	static const char *const member[RM_N] = {"timing", "memory"};
+	static const char *const metric[RM_N] = {"latency", "peakMemory"};
+	static const char *const unit[RM_N] = {"ns", "bytes"};
+	RunParts   *parts = st->parts;
+	bool		has = false;
+	int			m;
+
+	for (m = 0; m < RM_N; m++)
+	{
+		int			s = parts->primary[m];
+
+		if (s > RS_MEDIAN && !parts->values.has[run_statistic_value[m][s]])
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("document " INT64_FORMAT ": %s.spec.%s.primaryStatistic is \"%s\", but the run has no %s/%s/%s measurement",
+							st->pos->ord, st->pos->path, member[m], run_statistic_name[s],
+							metric[m], run_statistic_name[s], unit[m]),
+					 errdetail("The primary statistic is the number a run is compared on: it must be there.")));
+		if (parts->values.has[run_statistic_value[m][s < 0 ? RS_MEDIAN : s]])
+			has = true;
+	}
+	if (!has && strcmp(parts->text[RT_STATUS], "passed") == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("document " INT64_FORMAT ": %s.spec has neither timing.latencyNs.median nor memory.peakBytes.median",
+						st->pos->ord, st->pos->path),
+				 errdetail("A run whose status is \"passed\" carries the number it measured."),
+				 errhint("That is the statistic its timing.primaryStatistic or memory.primaryStatistic names (median, mean or min), the median when it names none.")));
+}
+
 /* Check a run document and split it; see run_layout.h. */
 void
 run_split(JsonbContainer *run, const RunDocPos *pos, RunParts *parts)
@@ -673,15 +724,9 @@ run_split(JsonbContainer *run, const RunDocPos *pos, RunParts *parts)
 		root.val.binary.len = 0;
 		fault_type(&st, &root, "a BenchmarkRun object");
 	}
+	parts->primary[RM_LATENCY] = parts->primary[RM_MEMORY] = -1;
 	tmpl = split_object(&st, run, run_members, &ps);
-
-	if (strcmp(parts->text[RT_STATUS], "passed") == 0 &&
-		!parts->values.has[RV_LATENCY] && !parts->values.has[RV_PEAK])
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("document " INT64_FORMAT ": %s.spec has neither timing.latencyNs.median nor memory.peakBytes.median",
-						pos->ord, pos->path),
-				 errdetail("A run whose status is \"passed\" carries the number it measured.")));
+	check_primary(&st);
 	parts->template->doc = JsonbValueToJsonb(tmpl);
 	parts->text[RT_NAME] = st.name;
 	parts->text[RT_EXTERNAL_ID] = st.external_id;
@@ -911,8 +956,8 @@ run_model(const RunModel *m)
 	JsonbParseState *ps = NULL;
 	JsonbValue *res;
 	char		at[RUNFMT_OBSERVED_AT_MAXLEN + 1];
-	const char *unit = m->memory ? "bytes" : "ns";
 	const char *metric = m->memory ? "peakMemory" : "latency";
+	RunValue	median = m->memory ? RV_PEAK : RV_LATENCY;
 	int			i;
 
 	if (observed_at_format(m->observed_at, at) == 0)
@@ -929,13 +974,15 @@ run_model(const RunModel *m)
 	push_string(&ps, "name", m->name);
 	if (m->title != NULL)
 		push_string(&ps, "title", m->title);
-	if (m->has_labels)
+	if (m->labels != NULL)
 	{
+		JsonbIterator *it = JsonbIteratorInit(&m->labels->root);
+		JsonbIteratorToken tok;
+		JsonbValue	x;
+
 		push_key(&ps, "labels");
-		pushJsonbValue(&ps, WJB_BEGIN_OBJECT, NULL);
-		if (m->label_value != NULL)
-			push_string(&ps, m->label_key, m->label_value);
-		pushJsonbValue(&ps, WJB_END_OBJECT, NULL);
+		while ((tok = JsonbIteratorNext(&it, &x, true)) != WJB_DONE)
+			pushJsonbValue(&ps, tok, tok == WJB_BEGIN_OBJECT || tok == WJB_END_OBJECT ? NULL : &x);
 	}
 	pushJsonbValue(&ps, WJB_END_OBJECT, NULL);
 
@@ -953,17 +1000,25 @@ run_model(const RunModel *m)
 	}
 	push_key(&ps, m->memory ? "memory" : "timing");
 	pushJsonbValue(&ps, WJB_BEGIN_OBJECT, NULL);
-	push_key(&ps, m->memory ? "peakBytes" : "latencyNs");
-	pushJsonbValue(&ps, WJB_BEGIN_OBJECT, NULL);
-	push_numeric(&ps, "median", int64_to_numeric(m->median));
-	pushJsonbValue(&ps, WJB_END_OBJECT, NULL);
+	if (m->has[median])
+	{
+		push_key(&ps, m->memory ? "peakBytes" : "latencyNs");
+		pushJsonbValue(&ps, WJB_BEGIN_OBJECT, NULL);
+		push_numeric(&ps, "median", int64_to_numeric(m->v[median]));
+		pushJsonbValue(&ps, WJB_END_OBJECT, NULL);
+	}
 	if (m->primary_statistic != NULL)
 		push_string(&ps, "primaryStatistic", m->primary_statistic);
 	pushJsonbValue(&ps, WJB_END_OBJECT, NULL);
 	push_key(&ps, "measurements");
 	pushJsonbValue(&ps, WJB_BEGIN_ARRAY, NULL);
-	push_measurement(&ps, metric, "p20", unit, m->p20);
-	push_measurement(&ps, metric, "p80", unit, m->p80);
+	for (i = 0; i < n_measurement_slots; i++)
+	{
+		const MeasurementSlot *slot = &measurement_slots[i];
+
+		if (strcmp(slot->metric, metric) == 0 && m->has[slot->value])
+			push_measurement(&ps, metric, slot->statistic, slot->unit, m->v[slot->value]);
+	}
 	pushJsonbValue(&ps, WJB_END_ARRAY, NULL);
 	push_key(&ps, "sourceNative");
 	pushJsonbValue(&ps, WJB_BEGIN_OBJECT, NULL);
@@ -976,7 +1031,8 @@ run_model(const RunModel *m)
 	push_key(&ps, "metrics");
 	pushJsonbValue(&ps, WJB_BEGIN_OBJECT, NULL);
 	for (i = 0; m->native_unit != NULL && i < RUN_NNATIVE; i++)
-		push_numeric(&ps, psprintf("%s%s", m->native_unit, native_suffix[i]),
+		if (m->native_text[i] != NULL)
+			push_numeric(&ps, psprintf("%s%s", m->native_unit, native_suffix[i]),
 					 DatumGetNumeric(DirectFunctionCall3(numeric_in,
 														 CStringGetDatum(m->native_text[i]),
 														 ObjectIdGetDatum(InvalidOid),

@@ -272,6 +272,10 @@ CREATE TABLE kernelindex.run_templates (
 	name_cut integer NOT NULL CHECK (name_cut >= -1),
 	external_id_form text NOT NULL CHECK (external_id_form IN ('absent', 'literal', 'stem', 'labelled')),
 	native_unit text,
+	latency_statistic text GENERATED ALWAYS AS
+		(COALESCE(value OPERATOR(pg_catalog.#>>) '{spec,timing,primaryStatistic}', 'median')) STORED,
+	memory_statistic text GENERATED ALWAYS AS
+		(COALESCE(value OPERATOR(pg_catalog.#>>) '{spec,memory,primaryStatistic}', 'median')) STORED,
 	CONSTRAINT run_templates_hash CHECK (hash = kernelindex.template_hash(value, name_form, name_prefix,
 		name_cut, external_id_form, native_unit))
 );
@@ -282,6 +286,8 @@ COMMENT ON COLUMN kernelindex.run_templates.name_form IS 'how a run''s metadata.
 COMMENT ON COLUMN kernelindex.run_templates.name_prefix IS 'from_external_id: what comes before the slugged externalId, e.g. liger-';
 COMMENT ON COLUMN kernelindex.run_templates.name_cut IS 'characters the name is cut to, trailing hyphens removed; -1: not cut';
 COMMENT ON COLUMN kernelindex.run_templates.external_id_form IS 'how a run''s externalId is made: absent, literal (the run''s string), stem (its string, then the observedAt slug), labelled (its benchmark, its string, its workload''s label, then the observedAt slug, joined by /)';
+COMMENT ON COLUMN kernelindex.run_templates.latency_statistic IS 'the statistic its runs'' latency is compared on: spec.timing.primaryStatistic, median when it names none (generated)';
+COMMENT ON COLUMN kernelindex.run_templates.memory_statistic IS 'the statistic its runs'' peak memory is compared on: spec.memory.primaryStatistic, median when it names none (generated)';
 COMMENT ON COLUMN kernelindex.run_templates.native_unit IS 'prefix of the source-native metrics runs hold (ms: ms_20, ms_50, ms_80), NULL if none';
 
 DO $$
@@ -330,6 +336,16 @@ CREATE TABLE kernelindex.runs (
 	native_p50 numeric,
 	native_p80 numeric,
 	external_key uuid,
+	latency_ns_mean bigint,
+	latency_ns_stddev bigint,
+	latency_ns_min bigint,
+	latency_ns_max bigint,
+	latency_samples bigint,
+	peak_bytes_mean bigint,
+	peak_bytes_stddev bigint,
+	peak_bytes_min bigint,
+	peak_bytes_max bigint,
+	peak_samples bigint,
 	CONSTRAINT runs_pkey PRIMARY KEY (comparability_key, digest),
 	CONSTRAINT runs_external_key UNIQUE (comparability_key, external_key)
 );
@@ -358,6 +374,16 @@ COMMENT ON COLUMN kernelindex.runs.native_p20 IS 'source-native p20 value exactl
 COMMENT ON COLUMN kernelindex.runs.native_p50 IS 'source-native median exactly as written (e.g. ms_50)';
 COMMENT ON COLUMN kernelindex.runs.native_p80 IS 'source-native p80 value exactly as written (e.g. ms_80)';
 COMMENT ON COLUMN kernelindex.runs.external_key IS 'the first 16 bytes of SHA-256 over the canonical JSON [sourceNative.source, sourceNative.externalId], as uuid: unique per comparability key';
+COMMENT ON COLUMN kernelindex.runs.latency_ns_mean IS 'the latency/mean/ns measurement, nanoseconds';
+COMMENT ON COLUMN kernelindex.runs.latency_ns_stddev IS 'the latency/stddev/ns measurement (standard deviation), nanoseconds';
+COMMENT ON COLUMN kernelindex.runs.latency_ns_min IS 'the latency/min/ns measurement, nanoseconds';
+COMMENT ON COLUMN kernelindex.runs.latency_ns_max IS 'the latency/max/ns measurement, nanoseconds';
+COMMENT ON COLUMN kernelindex.runs.latency_samples IS 'the latency/samples/count measurement: the number of trials behind the latency statistics';
+COMMENT ON COLUMN kernelindex.runs.peak_bytes_mean IS 'the peakMemory/mean/bytes measurement, bytes';
+COMMENT ON COLUMN kernelindex.runs.peak_bytes_stddev IS 'the peakMemory/stddev/bytes measurement (standard deviation), bytes';
+COMMENT ON COLUMN kernelindex.runs.peak_bytes_min IS 'the peakMemory/min/bytes measurement, bytes';
+COMMENT ON COLUMN kernelindex.runs.peak_bytes_max IS 'the peakMemory/max/bytes measurement, bytes';
+COMMENT ON COLUMN kernelindex.runs.peak_samples IS 'the peakMemory/samples/count measurement: the number of trials behind the peak memory statistics';
 COMMENT ON INDEX kernelindex.runs_digest IS 'finds a run by its digest alone (run_document)';
 
 SELECT pg_catalog.pg_extension_config_dump('kernelindex.protocols', '');

@@ -242,9 +242,14 @@ sub compare
 
 for my $release (@releases)
 {
-	my $tree = "$ENV{KIDX_RELEASE_TREES}/$release";
-	my $install_path = slurp_file("$tree/install_path");
+	# A copy of the release's installation: the package upgrade below
+	# changes it, and other tests use the release as built.
+	my $built = "$ENV{KIDX_RELEASE_TREES}/$release";
+	my $tree = "$tmp/release-$release";
+	system_or_bail('cp', '-a', $built, $tree);
+	my $install_path = slurp_file("$built/install_path");
 	chomp $install_path;
+	$install_path =~ s/^\Q$built\E/$tree/ or die "install_path $install_path is not in $built";
 	my $node = PostgreSQL::Test::Cluster->new("from_$release", install_path => $install_path);
 	$node->init;
 	$node->start;
