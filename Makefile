@@ -21,6 +21,7 @@ OBJS = \
 	src/references.o \
 	src/documents.o \
 	src/row_checks.o \
+	src/row_ingest.o \
 	src/liger.o \
 	src/liger_catalog.o \
 	src/liger_ingest.o \

@@ -55,6 +55,7 @@
 #include "liger.h"
 #include "liger_catalog.h"
 #include "row_checks.h"
+#include "row_ingest.h"
 #include "run_layout.h"
 
 PG_FUNCTION_INFO_V1(kidx_liger_begin);
@@ -78,30 +79,6 @@ static const int group_columns[] = {
 /* Liger's source and status. */
 #define LIGER_SOURCE "liger-kernel-bench"
 #define LIGER_STATUS "passed"
-
-/*
- * How a group's runs are held (the template's rules and the dictionary
- * strings their names and externalIds come from), for the runs whose
- * observedAt slug has one length: decided by the run layout for the first
- * such run, and reused while the next runs' strings come out the same.
- */
-typedef struct LigerForms
-{
-	RunTemplate *template;		/* the batch's; NULL: not decided yet */
-	const char *text[RT_N];		/* RT_NAME and RT_EXTERNAL_ID */
-	BatchRefs	refs;
-} LigerForms;
-
-/* A group of rows: what its runs share. */
-typedef struct LigerGroup
-{
-	bool		memory;
-	RunParts	parts;			/* what its runs share */
-	char	   *name_stem;		/* SPEC 7: liger-<parts slugged>- */
-	char	   *external_id_stem;	/* <kernel>/<pass>[/memory]/<provider>/... */
-	const char *workload_label; /* as stored (batch_workload_label) */
-	LigerForms	forms[2];		/* whole-second slugs, slugs with a fraction */
-} LigerGroup;
 
 /* A resource document of the statement, by the row columns it comes from. */
 typedef struct LigerResource
@@ -129,7 +106,7 @@ typedef struct LigerState
 	MemoryContext cxt;			/* the statement's chunk_cxt */
 	MemoryContext groups_cxt;	/* the group cache's; reset when full */
 	InternTable *group_keys;	/* group columns -> cached group */
-	LigerGroup **groups;
+	RowGroup **groups;
 	LigerConfigCache configs;
 	LigerBadRow *bad;
 	int			nbad;
@@ -139,7 +116,7 @@ typedef struct LigerState
 	InternTable *res_keys[RR_N];	/* the columns a resource comes from */
 	LigerResource *res[RR_N];
 	int			capres[RR_N];
-	RunTemplate *kind[2];		/* the template of latency and memory runs */
+	RowTemplates *templates;	/* of the batch's runs, by shape */
 	InternTable *slug_keys;		/* strings slugged (liger_slug) */
 	char	  **slugs;			/* their slugs */
 	int			capslugs;
@@ -156,7 +133,7 @@ reset_groups(LigerState *ls)
 	ls->groups_cxt = AllocSetContextCreate(ls->cxt, "kernelindex Liger groups",
 										   ALLOCSET_DEFAULT_SIZES);
 	ls->group_keys = intern_create(ls->groups_cxt);
-	ls->groups = MemoryContextAlloc(ls->groups_cxt, sizeof(LigerGroup *) * LIGER_GROUP_CACHE);
+	ls->groups = MemoryContextAlloc(ls->groups_cxt, sizeof(RowGroup *) * LIGER_GROUP_CACHE);
 }
 
 /*
@@ -183,7 +160,7 @@ liger_chunk(LigerState *ls, MemoryContext chunk_cxt)
 		ls->res[i] = NULL;
 		ls->capres[i] = 0;
 	}
-	ls->kind[0] = ls->kind[1] = NULL;
+	ls->templates = row_templates_create(chunk_cxt);
 	ls->slug_keys = intern_create(chunk_cxt);
 	ls->slugs = NULL;
 	ls->capslugs = 0;
@@ -428,82 +405,14 @@ row_values(bool memory, LigerMeasures *m, RunValues *rv)
 	}
 }
 
-/* A run's name and externalId as Liger writes them (SPEC section 7). */
-static void
-row_strings(LigerGroup *g, TimestampTz at, char **name, char **external_id)
-{
-	*name = run_derived_string(g->name_stem, LIGER_NAME_CUT, at);
-	*external_id = run_derived_string(g->external_id_stem, -1, at);
-}
-
-/*
- * The template of Liger's latency or memory runs: the run layout writes the
- * document of the first such run (run_model) and splits it, exactly as a
- * document coming in would be; that run's digest is checked against its
- * document's.  What else its runs hold, the group gives (resolve_group).
- */
-static RunTemplate *
-kind_template(BatchStatement *st, LigerState *ls, LigerGroup *g, const char *version,
-			  const RunParts *parts, const char *name, const char *external_id, int64 ord)
-{
-	RunModel	m;
-	RunParts	split;
-	RunDocPos	pos;
-	Jsonb	   *run;
-	KidxDigest	a,
-				b;
-	MemoryContext old;
-	int			k;
-
-	if (ls->kind[g->memory] != NULL)
-		return ls->kind[g->memory];
-	old = MemoryContextSwitchTo(ls->cxt);
-	memset(&m, 0, sizeof(m));
-	m.title = parts->text[RT_TITLE];
-	m.labels = parts->labels;
-	m.status = parts->text[RT_STATUS];
-	m.source = parts->text[RT_SOURCE];
-	m.benchmark = parts->text[RT_BENCHMARK];
-	m.name = name;
-	m.external_id = external_id;
-	m.observed_at = parts->values.observed_at;
-	m.memory = g->memory;
-	memcpy(m.has, parts->values.has, sizeof(m.has));
-	memcpy(m.v, parts->values.v, sizeof(m.v));
-	m.primary_statistic = "median";
-	m.native_unit = g->memory ? "mb" : "ms";
-	for (k = 0; k < RUN_NNATIVE; k++)
-		m.native_text[k] = parts->values.native_text[k];
-	memcpy(m.ref, parts->ref, sizeof(m.ref));
-
-	run = run_model(&m);
-	pos.ord = ord;
-	pos.path = "$";
-	run_split(&run->root, &pos, &split);
-	run_forms(&split, g->workload_label);
-	batch_template(st->batch, split.template, &split.template);
-	split.values = parts->values;
-	kidx_jsonb_resource_digest(run, &a);
-	run_digest(&split, &b);
-	if (memcmp(&a, &b, sizeof(KidxDigest)) != 0)
-		elog(ERROR, "the run layout does not reproduce the digest of Liger row " INT64_FORMAT,
-			 ord);
-	if (split.labels == NULL || VARSIZE(split.labels) != VARSIZE(parts->labels) ||
-		memcmp(split.labels, parts->labels, VARSIZE(split.labels)) != 0)
-		elog(ERROR, "Liger's label set is not the run layout's");
-	ls->kind[g->memory] = split.template;
-	MemoryContextSwitchTo(old);
-	return split.template;
-}
-
 /*
  * A group's resources and what its runs share (SPEC section 7), from the
  * catalogs; the documents of resources met before are not built again.
  */
-static LigerGroup *
+static RowGroup *
 resolve_group(BatchStatement *st, LigerState *ls, char **col, int64 ord)
 {
-	LigerGroup *g = MemoryContextAllocZero(ls->groups_cxt, sizeof(LigerGroup));
+	RowGroup *g = MemoryContextAllocZero(ls->groups_cxt, sizeof(RowGroup));
 	MemoryContext old = MemoryContextSwitchTo(ls->groups_cxt);
 	const char *kernel = col[LR_KERNEL_NAME];
 	const char *provider = col[LR_KERNEL_PROVIDER];
@@ -532,73 +441,24 @@ resolve_group(BatchStatement *st, LigerState *ls, char **col, int64 ord)
 							cached_slug(ls, label));
 	g->external_id_stem = psprintf("%s/%s%s/%s/%s/%s/", kernel, pass, part, provider,
 								   cached_slug(ls, gpu), label);
+	g->name_cut = LIGER_NAME_CUT;
+	g->primary_statistic = "median";
+	g->native_unit = g->memory ? "mb" : "ms";
 	g->workload_label = batch_workload_label(st->batch, &g->parts.ref[RR_WORKLOAD], ord);
 	MemoryContextSwitchTo(old);
 	return g;
 }
 
-/* Two strings equal, NULL being equal only to NULL. */
-static bool
-same_text(const char *a, const char *b)
-{
-	return (a == NULL && b == NULL) || (a != NULL && b != NULL && strcmp(a, b) == 0);
-}
-
-/* Do a run's rules and strings equal the ones remembered? */
-static bool
-same_forms(const LigerForms *f, const RunParts *parts)
-{
-	const RunTemplate *t = parts->template;
-
-	return f->template != NULL && f->template->name_form == t->name_form &&
-		f->template->name_cut == t->name_cut &&
-		f->template->external_id_form == t->external_id_form &&
-		same_text(f->template->name_prefix, t->name_prefix) &&
-		same_text(f->text[RT_NAME], parts->text[RT_NAME]) &&
-		same_text(f->text[RT_EXTERNAL_ID], parts->text[RT_EXTERNAL_ID]);
-}
-
 /* A good row's run, from its group's parts, to the batch. */
 static void
-add_run(BatchStatement *st, LigerState *ls, LigerGroup *g, const char *version,
-		LigerMeasures *m, int64 ord)
+add_run(BatchStatement *st, LigerState *ls, RowGroup *g, LigerMeasures *m, int64 ord)
 {
 	MemoryContext old = MemoryContextSwitchTo(ls->row_cxt);
-	LigerForms *f;
-	RunParts	parts;
-	RunTemplate t;
-	char	   *name;
-	char	   *external_id;
-	KidxDigest	digest;
+	RunValues	values;
 
-	/* The run: the group's parts and the row's values and strings. */
-	parts = g->parts;
-	row_values(g->memory, m, &parts.values);
-	row_strings(g, parts.values.observed_at, &name, &external_id);
-	t = *kind_template(st, ls, g, version, &parts, name, external_id, ord);
-	t.plan = NULL;
-	parts.template = &t;
-	parts.text[RT_NAME] = name;
-	parts.text[RT_EXTERNAL_ID] = external_id;
-	run_forms(&parts, g->workload_label);
-
-	/* what it refers to: the group's, while its strings come out the same */
-	f = &g->forms[parts.values.observed_at % USECS_PER_SEC != 0];
-	if (!same_forms(f, &parts))
-	{
-		MemoryContextSwitchTo(ls->groups_cxt);
-		f->refs.template = batch_template(st->batch, &t, &f->template);
-		f->text[RT_NAME] = parts.text[RT_NAME] ? pstrdup(parts.text[RT_NAME]) : NULL;
-		f->text[RT_EXTERNAL_ID] = parts.text[RT_EXTERNAL_ID] ?
-			pstrdup(parts.text[RT_EXTERNAL_ID]) : NULL;
-		batch_refs(st->batch, &parts, f->refs.template, ord, &f->refs);
-		MemoryContextSwitchTo(ls->row_cxt);
-	}
-	parts.template = f->template;
-	run_digest(&parts, &digest);
-	batch_run(st->batch, &f->refs, &parts, &digest, ord);
+	row_values(g->memory, m, &values);
 	MemoryContextSwitchTo(old);
-	MemoryContextReset(ls->row_cxt);
+	row_add_run(st, ls->templates, g, &values, ord, ls->row_cxt);
 }
 
 /* INSTEAD OF INSERT FOR EACH ROW on kernelindex.liger_rows. */
@@ -686,9 +546,7 @@ kidx_liger_row(PG_FUNCTION_ARGS)
 		g = intern_add(ls->group_keys, ls->key.data, ls->key.len, &isnew);
 		ls->groups[g] = resolve_group(st, ls, v, st->rows);
 	}
-	add_run(st, ls, ls->groups[g],
-			datum_cstring(values[LR_LIGER_VERSION - 1], nulls[LR_LIGER_VERSION - 1]),
-			&m, st->rows);
+	add_run(st, ls, ls->groups[g], &m, st->rows);
 	if (batch_statement_full(st))
 	{
 		batch_statement_flush(st);
