@@ -20,11 +20,13 @@ OBJS = \
 	src/batch.o \
 	src/references.o \
 	src/documents.o \
+	src/jsonb_build.o \
 	src/row_checks.o \
 	src/row_ingest.o \
 	src/liger.o \
 	src/liger_catalog.o \
 	src/liger_ingest.o \
+	src/run_rows.o \
 	src/releases.o \
 	src/core/runfmt.o \
 	src/core/release.o \

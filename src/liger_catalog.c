@@ -53,6 +53,7 @@
 #include "core/liger_label.h"
 #include "extension.h"
 #include "liger.h"
+#include "jsonb_build.h"
 #include "row_checks.h"
 #include "liger_catalog.h"
 #include "run_layout.h"
@@ -492,90 +493,6 @@ config_jsonb(const char *config)
 	return jb;
 }
 
-/* ----------------------------------------------------------------
- *		Building jsonb
- * ----------------------------------------------------------------
- */
-
-/* Push an object member's key. */
-static void
-jb_key(JsonbParseState **st, const char *key)
-{
-	JsonbValue	v;
-
-	v.type = jbvString;
-	v.val.string.val = (char *) key;
-	v.val.string.len = strlen(key);
-	pushJsonbValue(st, WJB_KEY, &v);
-}
-
-/* Push a member whose value is a string, or JSON null for NULL. */
-static void
-jb_string(JsonbParseState **st, const char *key, const char *val)
-{
-	JsonbValue	v;
-
-	jb_key(st, key);
-	if (val == NULL)
-		v.type = jbvNull;
-	else
-	{
-		v.type = jbvString;
-		v.val.string.val = (char *) val;
-		v.val.string.len = strlen(val);
-	}
-	pushJsonbValue(st, WJB_VALUE, &v);
-}
-
-/* Push a string member, left out for NULL (as jsonb_strip_nulls does). */
-static void
-jb_string_or_none(JsonbParseState **st, const char *key, const char *val)
-{
-	if (val != NULL)
-		jb_string(st, key, val);
-}
-
-/* Push a member whose value is a JSON value, or JSON null for NULL. */
-static void
-jb_value(JsonbParseState **st, const char *key, JsonbValue *val)
-{
-	JsonbValue	null;
-
-	jb_key(st, key);
-	if (val == NULL)
-	{
-		null.type = jbvNull;
-		val = &null;
-	}
-	pushJsonbValue(st, WJB_VALUE, val);
-}
-
-/* Begin an object: the document (key NULL) or a member's value. */
-static void
-jb_begin(JsonbParseState **st, const char *key)
-{
-	if (key != NULL)
-		jb_key(st, key);
-	pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
-}
-
-/* End an object; the document when it is the outermost one. */
-static JsonbValue *
-jb_end(JsonbParseState **st)
-{
-	return pushJsonbValue(st, WJB_END_OBJECT, NULL);
-}
-
-/* Begin a resource document: apiVersion, kind, and the metadata object. */
-static void
-jb_resource(JsonbParseState **st, const char *kind)
-{
-	jb_begin(st, NULL);
-	jb_string(st, "apiVersion", KIDX_API_VERSION);
-	jb_string(st, "kind", kind);
-	jb_begin(st, "metadata");
-}
-
 /* The harness member of protocols and implementations. */
 static void
 jb_harness(JsonbParseState **st)
@@ -675,14 +592,17 @@ name_without_vendor(const char *gpu)
 	return TextDatumGetCString(d);
 }
 
-/* ExecutionEnvironment of a GPU name (see liger_catalog.h). */
+/* ExecutionEnvironment of a GPU name, for any harness (see liger_catalog.h). */
 Jsonb *
-liger_environment_document(const LigerCatalog *c, const char *gpu)
+catalog_environment_document(const LigerCatalog *c, const char *gpu, const char *name_prefix,
+							 const char *title_prefix, bool *known)
 {
 	const CatGpu *g = find_gpu(c, gpu);
 	const char *shown = NULL;
 	JsonbParseState *st = NULL;
 
+	if (known != NULL)
+		*known = g != NULL;
 	if (g != NULL && g->title != NULL)
 		shown = g->title;
 	else if (gpu != NULL)
@@ -690,9 +610,9 @@ liger_environment_document(const LigerCatalog *c, const char *gpu)
 
 	jb_resource(&st, "ExecutionEnvironment");
 	jb_string(&st, "name", gpu == NULL ? NULL :
-			  cut_name(psprintf("liger-bench-%s", liger_slug(gpu))));
+			  cut_name(psprintf("%s%s", name_prefix, liger_slug(gpu))));
 	jb_string(&st, "title", shown == NULL ? NULL :
-			  psprintf("Liger benchmark host " MIDDOT " %s", shown));
+			  psprintf("%s " MIDDOT " %s", title_prefix, shown));
 	jb_end(&st);
 	jb_begin(&st, "spec");
 	jb_begin(&st, "hardware");
@@ -706,6 +626,22 @@ liger_environment_document(const LigerCatalog *c, const char *gpu)
 	jb_end(&st);
 	jb_end(&st);
 	return JsonbValueToJsonb(jb_end(&st));
+}
+
+/* ExecutionEnvironment of a GPU name (see liger_catalog.h). */
+Jsonb *
+liger_environment_document(const LigerCatalog *c, const char *gpu)
+{
+	return catalog_environment_document(c, gpu, "liger-bench-", "Liger benchmark host", NULL);
+}
+
+/* A provider's display title: the catalog's, else the name. */
+const char *
+catalog_provider_title(const LigerCatalog *c, const char *provider)
+{
+	const CatProvider *p = find_provider(c, provider);
+
+	return p ? p->title : provider;
 }
 
 /* Implementation of a kernel's provider (see liger_catalog.h). */

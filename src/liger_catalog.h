@@ -33,6 +33,19 @@ extern Jsonb *liger_protocol_document(const LigerCatalog *c, const char *metric,
 /* ExecutionEnvironment of a GPU name. */
 extern Jsonb *liger_environment_document(const LigerCatalog *c, const char *gpu);
 
+/*
+ * The same for any harness: its metadata name is name_prefix and the GPU's
+ * slug, its title "title_prefix · <GPU title>"; *known (if not NULL) says
+ * whether kernelindex.gpus has the GPU (an unknown one is described by what
+ * its name shows).
+ */
+extern Jsonb *catalog_environment_document(const LigerCatalog *c, const char *gpu,
+										   const char *name_prefix, const char *title_prefix,
+										   bool *known);
+
+/* A provider's display title: kernelindex.providers', else the name. */
+extern const char *catalog_provider_title(const LigerCatalog *c, const char *provider);
+
 /* Implementation of a kernel's provider. */
 extern Jsonb *liger_implementation_document(const LigerCatalog *c, const char *kernel,
 											const char *provider);

@@ -267,12 +267,13 @@ CREATE TABLE kernelindex.rejected_rows (
 	extra_benchmark_config_str text,
 	gpu_name text,
 	"timestamp" text,
-	liger_version text
+	liger_version text,
+	fields jsonb
 );
 COMMENT ON TABLE kernelindex.rejected_rows IS
 'Rows CSV ingestion could not turn into runs, kept verbatim with the reason (only with SET kernelindex.on_bad_row = ''quarantine'')';
 COMMENT ON COLUMN kernelindex.rejected_rows.id IS 'arbitrary row id';
-COMMENT ON COLUMN kernelindex.rejected_rows.source IS 'which CSV format the row came in: liger';
+COMMENT ON COLUMN kernelindex.rejected_rows.source IS 'which CSV format the row came in: liger (its columns below) or run_rows (in fields)';
 COMMENT ON COLUMN kernelindex.rejected_rows.rejected_at IS 'start of the transaction that loaded the row';
 COMMENT ON COLUMN kernelindex.rejected_rows.row_number IS 'position of the row in its COPY statement (1 = first data row; the file line is this + 1 with a header)';
 COMMENT ON COLUMN kernelindex.rejected_rows.column_name IS 'the first column found at fault';
@@ -293,6 +294,7 @@ COMMENT ON COLUMN kernelindex.rejected_rows.extra_benchmark_config_str IS 'the r
 COMMENT ON COLUMN kernelindex.rejected_rows.gpu_name IS 'the row''s gpu_name, verbatim';
 COMMENT ON COLUMN kernelindex.rejected_rows."timestamp" IS 'the row''s timestamp, verbatim';
 COMMENT ON COLUMN kernelindex.rejected_rows.liger_version IS 'the row''s liger_version, verbatim';
+COMMENT ON COLUMN kernelindex.rejected_rows.fields IS 'a run_rows row''s columns, verbatim, as an object (the columns its COPY named)';
 SELECT pg_catalog.pg_extension_config_dump('kernelindex.rejected_rows', '');
 COMMENT ON SEQUENCE kernelindex.rejected_rows_id_seq IS 'ids of kernelindex.rejected_rows';
 SELECT pg_catalog.pg_extension_config_dump('kernelindex.rejected_rows_id_seq', '');
