@@ -24,12 +24,14 @@ OBJS = \
 	src/liger_catalog.o \
 	src/liger_ingest.o \
 	src/releases.o \
+	src/stats.o \
 	src/core/runfmt.o \
 	src/core/release.o \
 	src/core/jcs.o \
 	src/core/decimal.o \
 	src/core/digesttext.o \
-	src/core/liger_label.o
+	src/core/liger_label.o \
+	src/core/stats.o
 
 # The install script of the version in development is generated from the
 # numbered parts in src/sql, so that its file name carries the version from
