@@ -178,7 +178,7 @@ install_dependencies() {
 	pkgs="$(pg_packages) libssl-dev make gcc clang"
 	pkgs="$pkgs libipc-run-perl nodejs npm python3-psycopg python3-psycopg2
 		default-jdk-headless libpostgresql-jdbc-java unixodbc odbc-postgresql
-		python3-pyodbc valgrind"
+		python3-pyodbc valgrind python3-scipy python3-numpy"
 	local missing="" p
 	for p in $pkgs; do
 		# npm ships with some Node.js builds; accept any working npm.
