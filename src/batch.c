@@ -1116,6 +1116,13 @@ store_runs(Batch *b)
 	return w.stored;
 }
 
+/* The runs handed to the batch so far; see batch.h. */
+int64
+batch_run_count(Batch *b)
+{
+	return b->nruns;
+}
+
 /* Store the batch; see batch.h. */
 int64
 batch_finish(Batch *b)
@@ -1227,6 +1234,7 @@ batch_statement_flush(BatchStatement *s)
 
 	if (s->on_chunk != NULL)
 		s->on_chunk(s);
+	s->offered += batch_run_count(s->batch);
 	s->stored += batch_finish(s->batch);
 	s->chunks++;
 	elog(DEBUG1, "kernelindex: stored chunk %d of the statement (%zu kB collected, " INT64_FORMAT " rows so far)",
@@ -1241,8 +1249,14 @@ batch_statement_finish(BatchStatement *s)
 {
 	if (s->on_chunk != NULL)
 		s->on_chunk(s);
+	s->offered += batch_run_count(s->batch);
 	s->stored += batch_finish(s->batch);
 	s->chunks++;
+	if (s->offered > s->stored)
+		ereport(NOTICE,
+				(errmsg("kernelindex: " INT64_FORMAT " of the " INT64_FORMAT " runs of this statement were stored already, or came twice, and are kept as they were",
+						s->offered - s->stored, s->offered),
+				 errdetail("A run is the same run when its spec is (protocol, workload, environment, implementation, time, values): loading it again stores nothing and changes none of its metadata (name, title, labels such as its release).")));
 	return s->stored;
 }
 

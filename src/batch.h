@@ -78,6 +78,9 @@ extern void batch_refs(Batch *b, const RunParts *parts, int template, int64 ord,
 extern void batch_run(Batch *b, const BatchRefs *refs, const RunParts *parts,
 					  const KidxDigest *digest, int64 ord);
 
+/* The runs handed to the batch so far (the same run twice counts twice). */
+extern int64 batch_run_count(Batch *b);
+
 /* Store the batch; returns the number of runs newly stored. */
 extern int64 batch_finish(Batch *b);
 
@@ -108,6 +111,7 @@ typedef struct BatchStatement
 	Batch	   *batch;
 	int64		rows;			/* rows seen so far */
 	int64		stored;			/* runs newly stored by its chunks so far */
+	int64		offered;		/* runs its chunks were handed so far */
 	int			chunks;			/* batches stored so far */
 	void	   *path;			/* the ingestion path's own state */
 	void		(*on_chunk) (struct BatchStatement *s);

@@ -1028,16 +1028,19 @@ run_model(const RunModel *m)
 		push_string(&ps, "benchmark", m->benchmark);
 	if (m->external_id != NULL)
 		push_string(&ps, "externalId", m->external_id);
-	push_key(&ps, "metrics");
-	pushJsonbValue(&ps, WJB_BEGIN_OBJECT, NULL);
-	for (i = 0; m->native_unit != NULL && i < RUN_NNATIVE; i++)
-		if (m->native_text[i] != NULL)
-			push_numeric(&ps, psprintf("%s%s", m->native_unit, native_suffix[i]),
-					 DatumGetNumeric(DirectFunctionCall3(numeric_in,
-														 CStringGetDatum(m->native_text[i]),
-														 ObjectIdGetDatum(InvalidOid),
-														 Int32GetDatum(-1))));
-	pushJsonbValue(&ps, WJB_END_OBJECT, NULL);
+	if (m->native_unit != NULL)
+	{
+		push_key(&ps, "metrics");
+		pushJsonbValue(&ps, WJB_BEGIN_OBJECT, NULL);
+		for (i = 0; i < RUN_NNATIVE; i++)
+			if (m->native_text[i] != NULL)
+				push_numeric(&ps, psprintf("%s%s", m->native_unit, native_suffix[i]),
+							 DatumGetNumeric(DirectFunctionCall3(numeric_in,
+																 CStringGetDatum(m->native_text[i]),
+																 ObjectIdGetDatum(InvalidOid),
+																 Int32GetDatum(-1))));
+		pushJsonbValue(&ps, WJB_END_OBJECT, NULL);
+	}
 	pushJsonbValue(&ps, WJB_END_OBJECT, NULL);
 	pushJsonbValue(&ps, WJB_END_OBJECT, NULL);
 	res = pushJsonbValue(&ps, WJB_END_OBJECT, NULL);

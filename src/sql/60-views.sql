@@ -71,6 +71,32 @@ RETURN pg_catalog.trim_scale(bytes::numeric OPERATOR(pg_catalog.*) 0.00000095367
 COMMENT ON FUNCTION kernelindex.bytes_to_mib(bigint) IS
 'bytes as MiB (2^20 bytes), exactly, without trailing zeros';
 
+CREATE FUNCTION kernelindex.primary_value(statistic text, median bigint, mean bigint, min bigint)
+RETURNS bigint
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN CASE statistic WHEN 'mean' THEN mean WHEN 'min' THEN min ELSE median END;
+COMMENT ON FUNCTION kernelindex.primary_value(text, bigint, bigint, bigint) IS
+'the value of a run''s primary statistic (median, mean or min, as its template names it) among its median, mean and min';
+
+CREATE FUNCTION kernelindex.runs_p_value(a_mean bigint, a_stddev bigint, a_samples bigint,
+	b_mean bigint, b_stddev bigint, b_samples bigint)
+RETURNS double precision
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN kernelindex.welch_p_value(a_mean::double precision, a_stddev::double precision, a_samples,
+	b_mean::double precision, b_stddev::double precision, b_samples);
+COMMENT ON FUNCTION kernelindex.runs_p_value(bigint, bigint, bigint, bigint, bigint, bigint) IS
+'the two-sided p-value of Welch''s t-test between two runs'' means (their standard deviations and samples): NULL unless both runs report all three, with at least 2 samples each';
+
+CREATE FUNCTION kernelindex.outside_noise(a_p20 bigint, a_p80 bigint, b_p20 bigint, b_p80 bigint,
+	p_value double precision)
+RETURNS boolean
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN CASE WHEN a_p20 IS NOT NULL AND a_p80 IS NOT NULL AND b_p20 IS NOT NULL AND b_p80 IS NOT NULL
+	THEN kernelindex.bands_apart(a_p20, a_p80, b_p20, b_p80)
+	ELSE p_value OPERATOR(pg_catalog.<) 0.01 END;
+COMMENT ON FUNCTION kernelindex.outside_noise(bigint, bigint, bigint, bigint, double precision) IS
+'whether two runs differ outside the measurement noise: where both have p20-p80 bands, the bands do not overlap; else, where both have mean, standard deviation and samples, Welch''s t-test gives p < 0.01 (the p_value given); else NULL';
+
 /* --- Releases in order -------------------------------------------------- */
 
 CREATE VIEW kernelindex.release_ranks AS
@@ -122,18 +148,36 @@ DECLARE
 	-- Narrow rows: a run, its key's resources, what the passes partition
 	-- and order by.
 	run_rows CONSTANT text := $q$
+SELECT q.*,
+	CASE WHEN q.latency_ns_primary IS NOT NULL THEN 'latency'
+		WHEN q.peak_bytes_primary IS NOT NULL THEN 'peak_memory' END AS metric,
+	CASE WHEN q.latency_ns_primary IS NOT NULL THEN q.latency_statistic
+		WHEN q.peak_bytes_primary IS NOT NULL THEN q.memory_statistic END AS primary_statistic,
+	COALESCE(q.latency_ns_primary, q.peak_bytes_primary) AS value,
+	CASE WHEN q.latency_ns_primary IS NOT NULL THEN q.latency_ns_p20 ELSE q.peak_bytes_p20 END AS value_p20,
+	CASE WHEN q.latency_ns_primary IS NOT NULL THEN q.latency_ns_p80 ELSE q.peak_bytes_p80 END AS value_p80,
+	CASE WHEN q.latency_ns_primary IS NOT NULL THEN q.latency_ns_mean ELSE q.peak_bytes_mean END AS value_mean,
+	CASE WHEN q.latency_ns_primary IS NOT NULL THEN q.latency_ns_stddev ELSE q.peak_bytes_stddev END AS value_stddev,
+	CASE WHEN q.latency_ns_primary IS NOT NULL THEN q.latency_samples ELSE q.peak_samples END AS value_samples
+FROM (
 SELECT r.*, k.protocol_id, k.workload_id, k.environment_id,
 	w.kernel, w.label AS workload_label, e.product AS gpu, e.form_factor AS gpu_form_factor,
-	i.provider, COALESCE(pv.is_reference, false) AS is_reference, l.release,
-	CASE WHEN r.latency_ns IS NOT NULL THEN 'latency'
-		WHEN r.peak_bytes IS NOT NULL THEN 'peak_memory' END AS metric
+	i.provider, p.harness,
+	COALESCE(i.provider OPERATOR(pg_catalog.=) hn.reference_implementation, pv.is_reference, false) AS is_reference,
+	l.release, tp.latency_statistic, tp.memory_statistic,
+	kernelindex.primary_value(tp.latency_statistic, r.latency_ns, r.latency_ns_mean, r.latency_ns_min) AS latency_ns_primary,
+	kernelindex.primary_value(tp.memory_statistic, r.peak_bytes, r.peak_bytes_mean, r.peak_bytes_min) AS peak_bytes_primary
 FROM kernelindex.runs r
 JOIN kernelindex.comparability_keys k ON k.key OPERATOR(@extschema@.=) r.comparability_key
 JOIN kernelindex.workloads w ON w.id OPERATOR(pg_catalog.=) k.workload_id
 JOIN kernelindex.environments e ON e.id OPERATOR(pg_catalog.=) k.environment_id
+JOIN kernelindex.protocols p ON p.id OPERATOR(pg_catalog.=) k.protocol_id
 JOIN kernelindex.implementations i ON i.id OPERATOR(pg_catalog.=) r.implementation_id
+JOIN kernelindex.run_templates tp ON tp.id OPERATOR(pg_catalog.=) r.template_id
+LEFT JOIN kernelindex.harnesses hn ON hn.name OPERATOR(pg_catalog.=) p.harness
 LEFT JOIN kernelindex.providers pv ON pv.name OPERATOR(pg_catalog.=) i.provider
 LEFT JOIN kernelindex.run_labels l ON l.id OPERATOR(pg_catalog.=) r.labels_id
+) q
 $q$;
 	-- The columns of run_facts, over a source s of run rows, and what they
 	-- read.  Every row they join exists (the references of runs and keys
@@ -155,7 +199,7 @@ $q$;
 	s.provider,
 	COALESCE(pv.title, s.provider) AS provider_title,
 	s.is_reference,
-	b.pass,
+	COALESCE(p.pass, b.pass) AS pass,
 	s.workload_label,
 	w.title AS workload_title,
 	s.release,
@@ -181,7 +225,27 @@ $q$;
 	kernelindex.bytes_to_mib(s.peak_bytes_p80) AS peak_mib_p80,
 	src.value AS source,
 	kernelindex.external_id_of(tp.external_id_form, b.value, x.value, s.workload_label, s.observed_at) AS external_id,
-	b.value AS benchmark$q$;
+	b.value AS benchmark,
+	s.harness,
+	s.primary_statistic,
+	s.latency_ns_mean,
+	s.latency_ns_stddev,
+	s.latency_ns_min,
+	s.latency_ns_max,
+	s.latency_samples,
+	s.latency_ns_primary,
+	kernelindex.ns_to_ms(s.latency_ns_mean) AS latency_ms_mean,
+	kernelindex.ns_to_ms(s.latency_ns_stddev) AS latency_ms_stddev,
+	kernelindex.ns_to_ms(s.latency_ns_min) AS latency_ms_min,
+	kernelindex.ns_to_ms(s.latency_ns_max) AS latency_ms_max,
+	kernelindex.ns_to_ms(s.latency_ns_primary) AS latency_ms_primary,
+	s.peak_bytes_mean,
+	s.peak_bytes_stddev,
+	s.peak_bytes_min,
+	s.peak_bytes_max,
+	s.peak_samples,
+	s.peak_bytes_primary,
+	kernelindex.bytes_to_mib(s.peak_bytes_primary) AS peak_mib_primary$q$;
 	facts_joins CONSTANT text := $q$
 LEFT JOIN kernelindex.protocols p ON p.id OPERATOR(pg_catalog.=) s.protocol_id
 LEFT JOIN kernelindex.workloads w ON w.id OPERATOR(pg_catalog.=) s.workload_id
@@ -211,13 +275,13 @@ LEFT JOIN kernelindex.providers pv ON pv.name OPERATOR(pg_catalog.=) s.provider$
 BEGIN
 	release_rows := pg_catalog.format($q$
 SELECT q.*,
-	CASE WHEN NOT q.has_reference THEN NULL
-		WHEN q.metric OPERATOR(pg_catalog.=) 'latency' THEN kernelindex.ratio(q.r_latency_ns, q.latency_ns)
-		WHEN q.metric OPERATOR(pg_catalog.=) 'peak_memory' THEN kernelindex.ratio(q.r_peak_bytes, q.peak_bytes) END AS ratio,
-	CASE WHEN NOT q.has_reference THEN NULL
-		WHEN q.metric OPERATOR(pg_catalog.=) 'latency' THEN kernelindex.bands_apart(q.latency_ns_p20, q.latency_ns_p80, q.r_latency_ns_p20, q.r_latency_ns_p80)
-		WHEN q.metric OPERATOR(pg_catalog.=) 'peak_memory' THEN kernelindex.bands_apart(q.peak_bytes_p20, q.peak_bytes_p80, q.r_peak_bytes_p20, q.r_peak_bytes_p80)
-	END AS outside_noise
+	CASE WHEN q.has_reference AND q.primary_statistic OPERATOR(pg_catalog.=) q.r_statistic
+		THEN kernelindex.ratio(q.r_value, q.value) END AS ratio,
+	CASE WHEN q.has_reference THEN kernelindex.outside_noise(q.value_p20, q.value_p80, q.r_value_p20, q.r_value_p80,
+		kernelindex.runs_p_value(q.value_mean, q.value_stddev, q.value_samples,
+			q.r_value_mean, q.r_value_stddev, q.r_value_samples)) END AS outside_noise,
+	CASE WHEN q.has_reference THEN kernelindex.runs_p_value(q.value_mean, q.value_stddev, q.value_samples,
+			q.r_value_mean, q.r_value_stddev, q.r_value_samples) END AS p_value
 FROM (
 	SELECT s.*, rel.release_rank,
 		pg_catalog.first_value(s.is_reference) OVER w AND NOT s.is_reference AS has_reference,
@@ -228,7 +292,14 @@ FROM (
 		pg_catalog.first_value(s.peak_bytes) OVER w AS r_peak_bytes,
 		pg_catalog.first_value(s.peak_bytes_p20) OVER w AS r_peak_bytes_p20,
 		pg_catalog.first_value(s.peak_bytes_p80) OVER w AS r_peak_bytes_p80,
-		pg_catalog.first_value(s.digest) OVER w AS r_digest
+		pg_catalog.first_value(s.digest) OVER w AS r_digest,
+		pg_catalog.first_value(s.primary_statistic) OVER w AS r_statistic,
+		pg_catalog.first_value(s.value) OVER w AS r_value,
+		pg_catalog.first_value(s.value_p20) OVER w AS r_value_p20,
+		pg_catalog.first_value(s.value_p80) OVER w AS r_value_p80,
+		pg_catalog.first_value(s.value_mean) OVER w AS r_value_mean,
+		pg_catalog.first_value(s.value_stddev) OVER w AS r_value_stddev,
+		pg_catalog.first_value(s.value_samples) OVER w AS r_value_samples
 	FROM (SELECT DISTINCT ON (%1$s, s.implementation_id, s.release) s.*
 		  FROM (%2$s) s
 		  WHERE s.release IS NOT NULL
@@ -249,7 +320,14 @@ SELECT c.*,
 	CASE WHEN c.same_is_reference THEN c.same_peak_bytes ELSE c.any_peak_bytes END AS ref_peak_bytes,
 	CASE WHEN c.same_is_reference THEN c.same_peak_bytes_p20 ELSE c.any_peak_bytes_p20 END AS ref_peak_bytes_p20,
 	CASE WHEN c.same_is_reference THEN c.same_peak_bytes_p80 ELSE c.any_peak_bytes_p80 END AS ref_peak_bytes_p80,
-	CASE WHEN c.same_is_reference THEN c.same_digest ELSE c.any_digest END AS ref_digest
+	CASE WHEN c.same_is_reference THEN c.same_digest ELSE c.any_digest END AS ref_digest,
+	CASE WHEN c.same_is_reference THEN c.same_statistic ELSE c.any_statistic END AS ref_statistic,
+	CASE WHEN c.same_is_reference THEN c.same_value ELSE c.any_value END AS ref_value,
+	CASE WHEN c.same_is_reference THEN c.same_value_p20 ELSE c.any_value_p20 END AS ref_value_p20,
+	CASE WHEN c.same_is_reference THEN c.same_value_p80 ELSE c.any_value_p80 END AS ref_value_p80,
+	CASE WHEN c.same_is_reference THEN c.same_value_mean ELSE c.any_value_mean END AS ref_value_mean,
+	CASE WHEN c.same_is_reference THEN c.same_value_stddev ELSE c.any_value_stddev END AS ref_value_stddev,
+	CASE WHEN c.same_is_reference THEN c.same_value_samples ELSE c.any_value_samples END AS ref_value_samples
 FROM (
 	SELECT s.*,
 		pg_catalog.first_value(s.is_reference) OVER same AS same_is_reference,
@@ -263,6 +341,13 @@ FROM (
 		pg_catalog.first_value(s.peak_bytes_p20) OVER same AS same_peak_bytes_p20,
 		pg_catalog.first_value(s.peak_bytes_p80) OVER same AS same_peak_bytes_p80,
 		pg_catalog.first_value(s.digest) OVER same AS same_digest,
+		pg_catalog.first_value(s.primary_statistic) OVER same AS same_statistic,
+		pg_catalog.first_value(s.value) OVER same AS same_value,
+		pg_catalog.first_value(s.value_p20) OVER same AS same_value_p20,
+		pg_catalog.first_value(s.value_p80) OVER same AS same_value_p80,
+		pg_catalog.first_value(s.value_mean) OVER same AS same_value_mean,
+		pg_catalog.first_value(s.value_stddev) OVER same AS same_value_stddev,
+		pg_catalog.first_value(s.value_samples) OVER same AS same_value_samples,
 		pg_catalog.first_value(s.is_reference) OVER any_release AS any_is_reference,
 		pg_catalog.first_value(s.provider) OVER any_release AS any_provider,
 		pg_catalog.first_value(s.release) OVER any_release AS any_release,
@@ -273,7 +358,14 @@ FROM (
 		pg_catalog.first_value(s.peak_bytes) OVER any_release AS any_peak_bytes,
 		pg_catalog.first_value(s.peak_bytes_p20) OVER any_release AS any_peak_bytes_p20,
 		pg_catalog.first_value(s.peak_bytes_p80) OVER any_release AS any_peak_bytes_p80,
-		pg_catalog.first_value(s.digest) OVER any_release AS any_digest
+		pg_catalog.first_value(s.digest) OVER any_release AS any_digest,
+		pg_catalog.first_value(s.primary_statistic) OVER any_release AS any_statistic,
+		pg_catalog.first_value(s.value) OVER any_release AS any_value,
+		pg_catalog.first_value(s.value_p20) OVER any_release AS any_value_p20,
+		pg_catalog.first_value(s.value_p80) OVER any_release AS any_value_p80,
+		pg_catalog.first_value(s.value_mean) OVER any_release AS any_value_mean,
+		pg_catalog.first_value(s.value_stddev) OVER any_release AS any_value_stddev,
+		pg_catalog.first_value(s.value_samples) OVER any_release AS any_value_samples
 	FROM (%2$s) s
 	WINDOW any_release AS (PARTITION BY %1$s ORDER BY s.is_reference DESC, s.observed_at DESC, s.digest DESC),
 		same AS (PARTITION BY %1$s, s.release ORDER BY s.is_reference DESC, s.observed_at DESC, s.digest DESC)
@@ -323,7 +415,9 @@ SELECT
 	kernelindex.ns_to_ms(f.reference_latency_ns) AS reference_latency_ms,
 	kernelindex.ns_to_ms(f.reference_latency_ns_p20) AS reference_latency_ms_p20,
 	kernelindex.ns_to_ms(f.reference_latency_ns_p80) AS reference_latency_ms_p80,
-	kernelindex.ratio(f.reference_latency_ns, f.latency_ns) AS speedup,
+	CASE WHEN f.metric OPERATOR(pg_catalog.=) 'latency'
+		AND f.primary_statistic OPERATOR(pg_catalog.=) f.reference_primary_statistic
+		THEN kernelindex.ratio(f.reference_value, f.value) END AS speedup,
 	f.peak_bytes,
 	f.peak_bytes_p20,
 	f.peak_bytes_p80,
@@ -332,17 +426,23 @@ SELECT
 	f.reference_peak_bytes_p20,
 	f.reference_peak_bytes_p80,
 	kernelindex.bytes_to_mib(f.reference_peak_bytes) AS reference_peak_mib,
-	kernelindex.ratio(f.reference_peak_bytes, f.peak_bytes) AS memory_ratio,
-	CASE f.metric
-		WHEN 'latency' THEN kernelindex.bands_apart(f.latency_ns_p20, f.latency_ns_p80,
-			f.reference_latency_ns_p20, f.reference_latency_ns_p80)
-		WHEN 'peak_memory' THEN kernelindex.bands_apart(f.peak_bytes_p20, f.peak_bytes_p80,
-			f.reference_peak_bytes_p20, f.reference_peak_bytes_p80)
-	END AS outside_noise,
+	CASE WHEN f.metric OPERATOR(pg_catalog.=) 'peak_memory'
+		AND f.primary_statistic OPERATOR(pg_catalog.=) f.reference_primary_statistic
+		THEN kernelindex.ratio(f.reference_value, f.value) END AS memory_ratio,
+	kernelindex.outside_noise(f.value_p20, f.value_p80, f.reference_value_p20, f.reference_value_p80,
+		f.p_value) AS outside_noise,
 	f.comparability_key,
 	f.implementation_digest,
 	f.run_digest,
-	f.reference_run_digest
+	f.reference_run_digest,
+	f.harness,
+	f.primary_statistic,
+	f.reference_primary_statistic,
+	f.latency_ns_primary,
+	CASE WHEN f.metric OPERATOR(pg_catalog.=) 'latency' THEN f.reference_value END AS reference_latency_ns_primary,
+	f.peak_bytes_primary,
+	CASE WHEN f.metric OPERATOR(pg_catalog.=) 'peak_memory' THEN f.reference_value END AS reference_peak_bytes_primary,
+	f.p_value
 FROM (%s) f
 LEFT JOIN kernelindex.providers rpv ON rpv.name OPERATOR(pg_catalog.=) f.reference_provider$v$,
 		pg_catalog.format(facts_of, facts, ',
@@ -356,7 +456,14 @@ LEFT JOIN kernelindex.providers rpv ON rpv.name OPERATOR(pg_catalog.=) f.referen
 	s.ref_peak_bytes AS reference_peak_bytes,
 	s.ref_peak_bytes_p20 AS reference_peak_bytes_p20,
 	s.ref_peak_bytes_p80 AS reference_peak_bytes_p80,
-	s.ref_digest::text AS reference_run_digest', referenced_rows, facts_joins));
+	s.ref_digest::text AS reference_run_digest,
+	s.value, s.value_p20, s.value_p80,
+	s.ref_statistic AS reference_primary_statistic,
+	s.ref_value AS reference_value,
+	s.ref_value_p20 AS reference_value_p20,
+	s.ref_value_p80 AS reference_value_p80,
+	kernelindex.runs_p_value(s.value_mean, s.value_stddev, s.value_samples,
+		s.ref_value_mean, s.ref_value_stddev, s.ref_value_samples) AS p_value', referenced_rows, facts_joins));
 
 	/* Per release: one run per workload and implementation. */
 	EXECUTE pg_catalog.format($v$
@@ -376,9 +483,11 @@ SELECT f.kernel, f.kernel_title, f.pass, f.metric, f.gpu, f.gpu_form_factor, f.w
 	f.reference_peak_bytes_p80,
 	f.ratio,
 	f.outside_noise,
-	f.comparability_key, f.implementation_digest, f.run_digest, f.reference_run_digest
+	f.comparability_key, f.implementation_digest, f.run_digest, f.reference_run_digest,
+	f.harness, f.primary_statistic, f.p_value
 FROM (%s) f$v$,
 		pg_catalog.format(facts_of, facts, ',
+	s.p_value,
 	s.release_rank,
 	CASE WHEN s.has_reference THEN s.r_provider END AS reference_provider,
 	CASE WHEN s.has_reference THEN s.r_latency_ns END AS reference_latency_ns,
@@ -404,7 +513,8 @@ SELECT f.kernel, f.kernel_title, f.pass, f.metric, f.gpu, f.gpu_form_factor, f.w
 	f.ratio,
 	f.outside_noise,
 	f.regression_rank,
-	f.comparability_key, f.implementation_digest, f.old_run_digest, f.run_digest AS new_run_digest
+	f.comparability_key, f.implementation_digest, f.old_run_digest, f.run_digest AS new_run_digest,
+	f.harness, f.primary_statistic, f.old_value, f.new_value, f.change_p_value AS p_value
 FROM (%s) f$v$,
 		pg_catalog.format(facts_of, facts, ',
 	s.previous_release AS old_release,
@@ -412,6 +522,9 @@ FROM (%s) f$v$,
 	s.release_rank AS new_release_rank,
 	s.previous_latency_ns AS old_latency_ns,
 	s.previous_peak_bytes AS old_peak_bytes,
+	s.previous_value AS old_value,
+	s.value AS new_value,
+	s.change_p_value,
 	s.change AS ratio,
 	s.apart AS outside_noise,
 	s.regression_rank,
@@ -422,12 +535,13 @@ SELECT d.*,
 		d.change DESC NULLS LAST) AS regression_rank
 FROM (
 SELECT c.*,
-	CASE c.metric WHEN 'latency' THEN kernelindex.ratio(c.latency_ns, c.previous_latency_ns)
-		WHEN 'peak_memory' THEN kernelindex.ratio(c.peak_bytes, c.previous_peak_bytes) END AS change,
-	CASE c.metric
-		WHEN 'latency' THEN kernelindex.bands_apart(c.latency_ns_p20, c.latency_ns_p80, c.previous_latency_ns_p20, c.previous_latency_ns_p80)
-		WHEN 'peak_memory' THEN kernelindex.bands_apart(c.peak_bytes_p20, c.peak_bytes_p80, c.previous_peak_bytes_p20, c.previous_peak_bytes_p80)
-	END AS apart
+	CASE WHEN c.primary_statistic OPERATOR(pg_catalog.=) c.previous_statistic
+		THEN kernelindex.ratio(c.value, c.previous_value) END AS change,
+	kernelindex.outside_noise(c.value_p20, c.value_p80, c.previous_value_p20, c.previous_value_p80,
+		kernelindex.runs_p_value(c.value_mean, c.value_stddev, c.value_samples,
+			c.previous_value_mean, c.previous_value_stddev, c.previous_value_samples)) AS apart,
+	kernelindex.runs_p_value(c.value_mean, c.value_stddev, c.value_samples,
+		c.previous_value_mean, c.previous_value_stddev, c.previous_value_samples) AS change_p_value
 FROM (
 	SELECT s.*,
 		pg_catalog.lag(s.release) OVER w AS previous_release,
@@ -438,7 +552,14 @@ FROM (
 		pg_catalog.lag(s.peak_bytes) OVER w AS previous_peak_bytes,
 		pg_catalog.lag(s.peak_bytes_p20) OVER w AS previous_peak_bytes_p20,
 		pg_catalog.lag(s.peak_bytes_p80) OVER w AS previous_peak_bytes_p80,
-		pg_catalog.lag(s.digest) OVER w AS previous_digest
+		pg_catalog.lag(s.digest) OVER w AS previous_digest,
+		pg_catalog.lag(s.primary_statistic) OVER w AS previous_statistic,
+		pg_catalog.lag(s.value) OVER w AS previous_value,
+		pg_catalog.lag(s.value_p20) OVER w AS previous_value_p20,
+		pg_catalog.lag(s.value_p80) OVER w AS previous_value_p80,
+		pg_catalog.lag(s.value_mean) OVER w AS previous_value_mean,
+		pg_catalog.lag(s.value_stddev) OVER w AS previous_value_stddev,
+		pg_catalog.lag(s.value_samples) OVER w AS previous_value_samples
 	FROM (%2$s) s
 	WINDOW w AS (PARTITION BY %1$s, s.implementation_id ORDER BY s.release_rank)
 ) c
@@ -501,8 +622,8 @@ COMMENT ON COLUMN kernelindex.run_facts.kernel IS 'kernel name (the workload''s 
 COMMENT ON COLUMN kernelindex.run_facts.kernel_title IS 'kernel title from kernelindex.kernels';
 COMMENT ON COLUMN kernelindex.run_facts.provider IS 'implementation provider, e.g. torch, liger';
 COMMENT ON COLUMN kernelindex.run_facts.provider_title IS 'provider title from kernelindex.providers, e.g. PyTorch';
-COMMENT ON COLUMN kernelindex.run_facts.is_reference IS 'true for the reference implementation (torch)';
-COMMENT ON COLUMN kernelindex.run_facts.pass IS 'timed pass: forward, backward, full';
+COMMENT ON COLUMN kernelindex.run_facts.is_reference IS 'true for the reference implementation of the run''s harness (kernelindex.harnesses.reference_implementation; torch by default)';
+COMMENT ON COLUMN kernelindex.run_facts.pass IS 'timed pass: forward, backward, full, or the harness''s word (the protocol''s pass, else the benchmark name''s second part)';
 COMMENT ON COLUMN kernelindex.run_facts.workload_label IS 'workload label, e.g. features16384-tokens2048-fp32';
 COMMENT ON COLUMN kernelindex.run_facts.workload_title IS 'workload title (kernel title and label)';
 COMMENT ON COLUMN kernelindex.run_facts.release IS 'release label of the run (liger_version)';
@@ -529,6 +650,26 @@ COMMENT ON COLUMN kernelindex.run_facts.peak_mib_p80 IS 'p80 peak memory, MiB (e
 COMMENT ON COLUMN kernelindex.run_facts.source IS 'source of the run (sourceNative.source), e.g. liger-kernel-bench';
 COMMENT ON COLUMN kernelindex.run_facts.external_id IS 'the source''s own id of the run (sourceNative.externalId)';
 COMMENT ON COLUMN kernelindex.run_facts.benchmark IS 'the source''s benchmark name (sourceNative.benchmark), e.g. sparsemax/backward';
+COMMENT ON COLUMN kernelindex.run_facts.harness IS 'the harness that measured the run (its protocol''s spec.harness.name), e.g. kernelbench';
+COMMENT ON COLUMN kernelindex.run_facts.primary_statistic IS 'the statistic the run is compared on: median, mean or min (its primaryStatistic; median when it names none)';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ns_mean IS 'mean latency, nanoseconds';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ns_stddev IS 'standard deviation of the latency, nanoseconds';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ns_min IS 'minimum latency, nanoseconds';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ns_max IS 'maximum latency, nanoseconds';
+COMMENT ON COLUMN kernelindex.run_facts.latency_samples IS 'number of trials behind the latency statistics';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ns_primary IS 'the latency the run is compared on (its primary statistic), nanoseconds';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ms_mean IS 'mean latency, milliseconds (exact)';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ms_stddev IS 'standard deviation of the latency, milliseconds (exact)';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ms_min IS 'minimum latency, milliseconds (exact)';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ms_max IS 'maximum latency, milliseconds (exact)';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ms_primary IS 'the latency the run is compared on, milliseconds (exact)';
+COMMENT ON COLUMN kernelindex.run_facts.peak_bytes_mean IS 'mean peak memory, bytes';
+COMMENT ON COLUMN kernelindex.run_facts.peak_bytes_stddev IS 'standard deviation of the peak memory, bytes';
+COMMENT ON COLUMN kernelindex.run_facts.peak_bytes_min IS 'minimum peak memory, bytes';
+COMMENT ON COLUMN kernelindex.run_facts.peak_bytes_max IS 'maximum peak memory, bytes';
+COMMENT ON COLUMN kernelindex.run_facts.peak_samples IS 'number of trials behind the peak memory statistics';
+COMMENT ON COLUMN kernelindex.run_facts.peak_bytes_primary IS 'the peak memory the run is compared on (its primary statistic), bytes';
+COMMENT ON COLUMN kernelindex.run_facts.peak_mib_primary IS 'the peak memory the run is compared on, MiB (exact)';
 
 
 COMMENT ON VIEW kernelindex.latest_runs IS
@@ -553,7 +694,7 @@ END
 $$;
 
 COMMENT ON VIEW kernelindex.speedups IS
-'each run of a non-reference implementation against the reference implementation (kernelindex.providers.is_reference: torch) under the same comparability key (same protocol, workload and GPU): the reference''s latest run of the same release, else of any release (see same_release); speedup = reference latency / latency for latency rows, memory_ratio = reference peak memory / peak memory for memory rows; outside_noise when the two p20-p80 bands do not overlap';
+'each run of a non-reference implementation against the reference implementation (the harness''s reference implementation, kernelindex.harnesses; torch by default) under the same comparability key (same protocol, workload and GPU): the reference''s latest run of the same release, else of any release (see same_release); speedup = reference latency / latency for latency rows, memory_ratio = reference peak memory / peak memory for memory rows; outside_noise when the two p20-p80 bands do not overlap';
 COMMENT ON COLUMN kernelindex.speedups.kernel IS 'kernel (benchmark) name';
 COMMENT ON COLUMN kernelindex.speedups.kernel_title IS 'kernel title';
 COMMENT ON COLUMN kernelindex.speedups.pass IS 'timed pass: forward, backward, full';
@@ -582,7 +723,7 @@ COMMENT ON COLUMN kernelindex.speedups.reference_latency_ns_p80 IS 'p80 latency 
 COMMENT ON COLUMN kernelindex.speedups.reference_latency_ms IS 'median latency of the reference run, ms';
 COMMENT ON COLUMN kernelindex.speedups.reference_latency_ms_p20 IS 'p20 latency of the reference run, ms';
 COMMENT ON COLUMN kernelindex.speedups.reference_latency_ms_p80 IS 'p80 latency of the reference run, ms';
-COMMENT ON COLUMN kernelindex.speedups.speedup IS 'reference latency / latency (above 1: faster than the reference); NULL for memory rows';
+COMMENT ON COLUMN kernelindex.speedups.speedup IS 'reference latency / latency, on the primary statistic both runs share (above 1: faster than the reference); NULL for memory rows, or when the two runs are compared on different statistics';
 COMMENT ON COLUMN kernelindex.speedups.peak_bytes IS 'median peak memory of the run, bytes';
 COMMENT ON COLUMN kernelindex.speedups.peak_bytes_p20 IS 'p20 peak memory of the run, bytes';
 COMMENT ON COLUMN kernelindex.speedups.peak_bytes_p80 IS 'p80 peak memory of the run, bytes';
@@ -591,12 +732,20 @@ COMMENT ON COLUMN kernelindex.speedups.reference_peak_bytes IS 'median peak memo
 COMMENT ON COLUMN kernelindex.speedups.reference_peak_bytes_p20 IS 'p20 peak memory of the reference run, bytes';
 COMMENT ON COLUMN kernelindex.speedups.reference_peak_bytes_p80 IS 'p80 peak memory of the reference run, bytes';
 COMMENT ON COLUMN kernelindex.speedups.reference_peak_mib IS 'median peak memory of the reference run, MiB';
-COMMENT ON COLUMN kernelindex.speedups.memory_ratio IS 'reference peak memory / peak memory (above 1: uses less memory); NULL for latency rows';
-COMMENT ON COLUMN kernelindex.speedups.outside_noise IS 'true when the run''s p20-p80 band and the reference''s do not overlap: the difference is outside the measurement noise';
+COMMENT ON COLUMN kernelindex.speedups.memory_ratio IS 'reference peak memory / peak memory, on the primary statistic both share (above 1: uses less memory); NULL for latency rows';
+COMMENT ON COLUMN kernelindex.speedups.outside_noise IS 'whether the difference is outside the measurement noise: where both runs have p20-p80 bands, the bands do not overlap; else, where both have mean, standard deviation and samples, p_value < 0.01; else NULL';
 COMMENT ON COLUMN kernelindex.speedups.comparability_key IS 'the shared comparability key, sha256:<hex>';
 COMMENT ON COLUMN kernelindex.speedups.implementation_digest IS 'implementation digest of the run, sha256:<hex>';
 COMMENT ON COLUMN kernelindex.speedups.run_digest IS 'the run''s digest, sha256:<hex>';
 COMMENT ON COLUMN kernelindex.speedups.reference_run_digest IS 'the reference run''s digest, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.speedups.harness IS 'the harness that measured both runs';
+COMMENT ON COLUMN kernelindex.speedups.primary_statistic IS 'the statistic the run is compared on: median, mean or min';
+COMMENT ON COLUMN kernelindex.speedups.reference_primary_statistic IS 'the statistic the reference run is compared on';
+COMMENT ON COLUMN kernelindex.speedups.latency_ns_primary IS 'the run''s latency on its primary statistic, ns';
+COMMENT ON COLUMN kernelindex.speedups.reference_latency_ns_primary IS 'the reference run''s latency on its primary statistic, ns';
+COMMENT ON COLUMN kernelindex.speedups.peak_bytes_primary IS 'the run''s peak memory on its primary statistic, bytes';
+COMMENT ON COLUMN kernelindex.speedups.reference_peak_bytes_primary IS 'the reference run''s peak memory on its primary statistic, bytes';
+COMMENT ON COLUMN kernelindex.speedups.p_value IS 'two-sided p-value of Welch''s t-test between the two runs'' means (from their means, standard deviations and samples); NULL unless both report all three with at least 2 samples';
 
 
 CREATE VIEW kernelindex.release_speedups AS
@@ -647,11 +796,14 @@ COMMENT ON COLUMN kernelindex.release_runs.reference_peak_mib IS 'median peak me
 COMMENT ON COLUMN kernelindex.release_runs.reference_peak_bytes_p20 IS 'p20 peak memory of that reference run, bytes';
 COMMENT ON COLUMN kernelindex.release_runs.reference_peak_bytes_p80 IS 'p80 peak memory of that reference run, bytes';
 COMMENT ON COLUMN kernelindex.release_runs.ratio IS 'reference / run: the speedup (latency) or memory saving (peak memory) over the reference in this release; NULL without a reference run';
-COMMENT ON COLUMN kernelindex.release_runs.outside_noise IS 'true when the run''s p20-p80 band and the reference''s do not overlap';
+COMMENT ON COLUMN kernelindex.release_runs.outside_noise IS 'whether the run and the reference differ outside the noise: bands apart where both have p20-p80 bands, else Welch''s p < 0.01 where both have mean, standard deviation and samples';
 COMMENT ON COLUMN kernelindex.release_runs.comparability_key IS 'comparability key, sha256:<hex>';
 COMMENT ON COLUMN kernelindex.release_runs.implementation_digest IS 'implementation digest, sha256:<hex>';
 COMMENT ON COLUMN kernelindex.release_runs.run_digest IS 'the run''s digest, sha256:<hex>';
 COMMENT ON COLUMN kernelindex.release_runs.reference_run_digest IS 'the reference run''s digest, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.release_runs.harness IS 'the harness that measured the run';
+COMMENT ON COLUMN kernelindex.release_runs.primary_statistic IS 'the statistic the run is compared on: median, mean or min';
+COMMENT ON COLUMN kernelindex.release_runs.p_value IS 'Welch''s p-value against the reference run, where both report mean, standard deviation and samples';
 COMMENT ON VIEW kernelindex.release_speedups IS
 'per release, kernel, pass, metric, GPU and implementation: the geometric-mean speedup over the reference (torch) across the workloads both ran in that release, how many, and how many differ outside the noise';
 COMMENT ON COLUMN kernelindex.release_speedups.release IS 'release label';
@@ -692,13 +844,18 @@ COMMENT ON COLUMN kernelindex.release_changes.old_latency_ms IS 'median latency 
 COMMENT ON COLUMN kernelindex.release_changes.new_latency_ms IS 'median latency in the new release, ms';
 COMMENT ON COLUMN kernelindex.release_changes.old_peak_bytes IS 'median peak memory in the old release, bytes';
 COMMENT ON COLUMN kernelindex.release_changes.new_peak_bytes IS 'median peak memory in the new release, bytes';
-COMMENT ON COLUMN kernelindex.release_changes.ratio IS 'new / old (above 1: slower, or more memory: a regression)';
-COMMENT ON COLUMN kernelindex.release_changes.outside_noise IS 'true when the two releases'' p20-p80 bands do not overlap';
+COMMENT ON COLUMN kernelindex.release_changes.ratio IS 'new / old on the primary statistic (above 1: slower, or more memory: a regression)';
+COMMENT ON COLUMN kernelindex.release_changes.outside_noise IS 'whether the two releases'' runs differ outside the noise: p20-p80 bands apart where both have them, else Welch''s p < 0.01';
 COMMENT ON COLUMN kernelindex.release_changes.regression_rank IS '1 for the worst regression: regressions outside the noise first, by ratio, then every other change by ratio';
 COMMENT ON COLUMN kernelindex.release_changes.comparability_key IS 'comparability key, sha256:<hex>';
 COMMENT ON COLUMN kernelindex.release_changes.implementation_digest IS 'implementation digest, sha256:<hex>';
 COMMENT ON COLUMN kernelindex.release_changes.old_run_digest IS 'the old release''s run, sha256:<hex>';
 COMMENT ON COLUMN kernelindex.release_changes.new_run_digest IS 'the new release''s run, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.release_changes.harness IS 'the harness that measured the runs';
+COMMENT ON COLUMN kernelindex.release_changes.primary_statistic IS 'the statistic the runs are compared on: median, mean or min';
+COMMENT ON COLUMN kernelindex.release_changes.old_value IS 'the old release''s primary statistic (ns for latency, bytes for peak memory)';
+COMMENT ON COLUMN kernelindex.release_changes.new_value IS 'the new release''s primary statistic (ns for latency, bytes for peak memory)';
+COMMENT ON COLUMN kernelindex.release_changes.p_value IS 'Welch''s p-value between the two runs, where both report mean, standard deviation and samples';
 
 COMMENT ON VIEW kernelindex.speedup_since IS
 'per comparability key and implementation: the first release in which it beat the reference (torch) outside the noise, and whether its latest release with a reference run still does';
