@@ -143,3 +143,911 @@ AS 'MODULE_PATHNAME', 'kidx_welch_p_value'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION kernelindex.welch_p_value(double precision, double precision, bigint, double precision, double precision, bigint) IS
 'the two-sided p-value of Welch''s unequal-variances t-test of two runs'' means, from each run''s mean, sample standard deviation and number of samples (Student''s t with the Welch-Satterthwaite degrees of freedom): the probability of a difference at least this large between two runs of equal means; below the chosen level (e.g. 0.05) the difference is outside the noise. 1 for equal means and 0 for different ones when both standard deviations are 0; NULL when a run has fewer than 2 samples (no variance, no test); an error (22023) for a negative standard deviation or number of samples, or a NaN or infinite mean or standard deviation';
+
+/* === 0.2.0: harnesses, run_rows and the views (generated from src/sql at development time; frozen with the release) === */
+
+/* Protocols say their harness and pass (the views read them). */
+ALTER TABLE kernelindex.protocols
+	ADD COLUMN harness text GENERATED ALWAYS AS (document OPERATOR(pg_catalog.#>>) '{spec,harness,name}') STORED,
+	ADD COLUMN pass text GENERATED ALWAYS AS (document OPERATOR(pg_catalog.#>>) '{spec,measurement,pass}') STORED;
+COMMENT ON COLUMN kernelindex.protocols.harness IS 'spec.harness.name: the harness, e.g. kernelbench (generated; kernelindex.harnesses)';
+COMMENT ON COLUMN kernelindex.protocols.pass IS 'spec.measurement.pass: the timed pass, where the protocol names one (generated)';
+
+/* A quarantined run_rows row keeps its columns. */
+ALTER TABLE kernelindex.rejected_rows ADD COLUMN fields jsonb;
+COMMENT ON COLUMN kernelindex.rejected_rows.source IS 'which CSV format the row came in: liger (its columns below) or run_rows (in fields)';
+COMMENT ON COLUMN kernelindex.rejected_rows.fields IS 'a run_rows row''s columns, verbatim, as an object (the columns its COPY named)';
+
+/* ---------------------------------------------------------------------
+ * 6a. Ingestion from any harness: kernelindex.run_rows (SPEC section 7a)
+ *
+ *   \copy kernelindex.run_rows (harness, kernel, implementation, gpu,
+ *         observed_at, unit, mean, stddev, samples, ...) FROM 'runs.csv'
+ *         WITH (FORMAT csv, HEADER MATCH)
+ *
+ * kernelindex.run_rows is a view with the harness-neutral columns (a COPY
+ * names any subset of them) and three triggers in C (src/run_rows.c): each
+ * row is checked and becomes a run, through the same run layout and batch
+ * writer as Liger rows and documents.  Nothing is kept in the view.
+ * kernelindex.harnesses names, for each harness, the implementation its
+ * speedups are measured against.
+ * --------------------------------------------------------------------- */
+
+CREATE TABLE kernelindex.harnesses (
+	name text PRIMARY KEY,
+	title text,
+	reference_implementation text NOT NULL DEFAULT 'torch',
+	builtin boolean NOT NULL DEFAULT false
+);
+COMMENT ON TABLE kernelindex.harnesses IS
+'Harness catalog: a benchmark harness (the protocol''s spec.harness.name; run_rows'' harness column) to its display title and the implementation its speedups are measured against; extend with INSERT';
+COMMENT ON COLUMN kernelindex.harnesses.name IS 'the harness as its protocols name it, e.g. kernelbench, Liger-Kernel benchmark scripts';
+COMMENT ON COLUMN kernelindex.harnesses.title IS 'display title, e.g. KernelBench';
+COMMENT ON COLUMN kernelindex.harnesses.reference_implementation IS 'the implementation (provider) the harness''s speedups are measured against; torch by default';
+COMMENT ON COLUMN kernelindex.harnesses.builtin IS 'true for rows the extension seeds (not dumped by pg_dump)';
+SELECT pg_catalog.pg_extension_config_dump('kernelindex.harnesses', 'WHERE NOT builtin');
+INSERT INTO kernelindex.harnesses (name, title, reference_implementation, builtin) VALUES
+('Liger-Kernel benchmark scripts', 'Liger-Kernel', 'torch', true);
+
+-- A view: COPY into it hands each row to its INSTEAD OF trigger; it is always empty.
+CREATE VIEW kernelindex.run_rows AS
+SELECT NULL::text AS harness, NULL::text AS harness_version, NULL::text AS timer,
+	NULL::text AS kernel, NULL::text AS pass, NULL::text AS implementation,
+	NULL::text AS workload, NULL::text AS workload_label, NULL::text AS gpu,
+	NULL::text AS observed_at, NULL::text AS release, NULL::text AS labels,
+	NULL::text AS status, NULL::text AS metric, NULL::text AS unit,
+	NULL::text AS primary_statistic, NULL::text AS median, NULL::text AS p20,
+	NULL::text AS p80, NULL::text AS mean, NULL::text AS stddev, NULL::text AS min,
+	NULL::text AS max, NULL::text AS samples
+WHERE false;
+COMMENT ON VIEW kernelindex.run_rows IS
+'COPY target for any harness''s results, one run a row (a COPY names any subset of the columns; harness, kernel, implementation, gpu, observed_at, unit and one of median, mean, min are required): each row written to it becomes a run; it is always empty';
+COMMENT ON COLUMN kernelindex.run_rows.harness IS 'the harness, e.g. kernelbench (required; with timer and pass it makes the protocol; kernelindex.harnesses)';
+COMMENT ON COLUMN kernelindex.run_rows.harness_version IS 'its version, where known (the run''s label harness_version)';
+COMMENT ON COLUMN kernelindex.run_rows.timer IS 'how the time was taken, e.g. cuda_events, cuda_graph, wall_clock (part of the protocol)';
+COMMENT ON COLUMN kernelindex.run_rows.kernel IS 'the kernel or problem measured, as the harness names it (required)';
+COMMENT ON COLUMN kernelindex.run_rows.pass IS 'forward, backward, full or the harness''s own word (part of the protocol)';
+COMMENT ON COLUMN kernelindex.run_rows.implementation IS 'the implementation measured, e.g. torch, triton (required; kernelindex.providers for its title)';
+COMMENT ON COLUMN kernelindex.run_rows.workload IS 'a JSON object of the workload''s parameters (sizes, dtype); none: {}';
+COMMENT ON COLUMN kernelindex.run_rows.workload_label IS 'a display label for the workload; none: key=value,... of workload (default for none)';
+COMMENT ON COLUMN kernelindex.run_rows.gpu IS 'the device name as the harness reports it (required; kernelindex.gpus; a name it does not know is stored as written, with a NOTICE)';
+COMMENT ON COLUMN kernelindex.run_rows.observed_at IS 'when it was measured: RFC 3339, or YYYY-MM-DD HH:MM:SS[.f] (UTC) with an optional offset (required)';
+COMMENT ON COLUMN kernelindex.run_rows.release IS 'the release of what was measured (the run''s label release, which the release views order)';
+COMMENT ON COLUMN kernelindex.run_rows.labels IS 'a JSON object of strings: further labels of the run';
+COMMENT ON COLUMN kernelindex.run_rows.status IS 'passed (the default), or the harness''s word for a failed run';
+COMMENT ON COLUMN kernelindex.run_rows.metric IS 'latency (the default) or peak_memory';
+COMMENT ON COLUMN kernelindex.run_rows.unit IS 's, ms, us or ns for latency; B, KiB, MiB, GiB, KB, MB or GB for peak memory (required); converted exactly to whole ns or bytes, rounded half away from zero';
+COMMENT ON COLUMN kernelindex.run_rows.primary_statistic IS 'median, mean or min: the statistic the run is compared on; none: the median where given, else the mean, else the min';
+COMMENT ON COLUMN kernelindex.run_rows.median IS 'the median, a decimal number in unit';
+COMMENT ON COLUMN kernelindex.run_rows.p20 IS 'the 20th percentile, a decimal number in unit';
+COMMENT ON COLUMN kernelindex.run_rows.p80 IS 'the 80th percentile, a decimal number in unit';
+COMMENT ON COLUMN kernelindex.run_rows.mean IS 'the mean, a decimal number in unit';
+COMMENT ON COLUMN kernelindex.run_rows.stddev IS 'the standard deviation, a decimal number in unit';
+COMMENT ON COLUMN kernelindex.run_rows.min IS 'the minimum, a decimal number in unit';
+COMMENT ON COLUMN kernelindex.run_rows.max IS 'the maximum, a decimal number in unit';
+COMMENT ON COLUMN kernelindex.run_rows.samples IS 'the number of trials behind the statistics, a whole number';
+
+CREATE FUNCTION kernelindex.run_rows_begin()
+RETURNS trigger
+AS 'MODULE_PATHNAME', 'kidx_run_rows_begin' LANGUAGE C;
+COMMENT ON FUNCTION kernelindex.run_rows_begin() IS
+'BEFORE INSERT statement trigger of kernelindex.run_rows: begins the statement''s batch, reads the catalogs';
+
+CREATE FUNCTION kernelindex.run_rows_row()
+RETURNS trigger
+AS 'MODULE_PATHNAME', 'kidx_run_rows_row' LANGUAGE C;
+COMMENT ON FUNCTION kernelindex.run_rows_row() IS
+'INSTEAD OF INSERT trigger of kernelindex.run_rows: checks one row and makes its run (a bad row fails the statement, or is quarantined)';
+
+CREATE FUNCTION kernelindex.run_rows_end()
+RETURNS trigger
+AS 'MODULE_PATHNAME', 'kidx_run_rows_end' LANGUAGE C;
+COMMENT ON FUNCTION kernelindex.run_rows_end() IS
+'AFTER INSERT statement trigger of kernelindex.run_rows: stores the statement''s last batch';
+
+CREATE TRIGGER run_rows_begin
+BEFORE INSERT ON kernelindex.run_rows
+FOR EACH STATEMENT EXECUTE FUNCTION kernelindex.run_rows_begin();
+COMMENT ON TRIGGER run_rows_begin ON kernelindex.run_rows IS
+'begins turning an INSERT or COPY into runs';
+
+CREATE TRIGGER run_rows_row
+INSTEAD OF INSERT ON kernelindex.run_rows
+FOR EACH ROW EXECUTE FUNCTION kernelindex.run_rows_row();
+COMMENT ON TRIGGER run_rows_row ON kernelindex.run_rows IS
+'each row is checked and becomes a run of its group (the rows that differ from it only in time and statistics)';
+
+CREATE TRIGGER run_rows_end
+AFTER INSERT ON kernelindex.run_rows
+FOR EACH STATEMENT EXECUTE FUNCTION kernelindex.run_rows_end();
+COMMENT ON TRIGGER run_rows_end ON kernelindex.run_rows IS
+'stores what the statement has not stored yet';
+
+/* The views, made again: every view pairs runs on their primary statistic. */
+DROP VIEW kernelindex.release_speedups, kernelindex.speedup_since, kernelindex.release_changes,
+	kernelindex.release_runs, kernelindex.speedups, kernelindex.latest_runs, kernelindex.run_facts,
+	kernelindex.run_bundles_citus;
+
+CREATE FUNCTION kernelindex.primary_value(statistic text, median bigint, mean bigint, min bigint)
+RETURNS bigint
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN CASE statistic WHEN 'mean' THEN mean WHEN 'min' THEN min ELSE median END;
+COMMENT ON FUNCTION kernelindex.primary_value(text, bigint, bigint, bigint) IS
+'the value of a run''s primary statistic (median, mean or min, as its template names it) among its median, mean and min';
+
+CREATE FUNCTION kernelindex.runs_p_value(a_mean bigint, a_stddev bigint, a_samples bigint,
+	b_mean bigint, b_stddev bigint, b_samples bigint)
+RETURNS double precision
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN kernelindex.welch_p_value(a_mean::double precision, a_stddev::double precision, a_samples,
+	b_mean::double precision, b_stddev::double precision, b_samples);
+COMMENT ON FUNCTION kernelindex.runs_p_value(bigint, bigint, bigint, bigint, bigint, bigint) IS
+'the two-sided p-value of Welch''s t-test between two runs'' means (their standard deviations and samples): NULL unless both runs report all three, with at least 2 samples each';
+
+CREATE FUNCTION kernelindex.outside_noise(a_p20 bigint, a_p80 bigint, b_p20 bigint, b_p80 bigint,
+	p_value double precision)
+RETURNS boolean
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN CASE WHEN a_p20 IS NOT NULL AND a_p80 IS NOT NULL AND b_p20 IS NOT NULL AND b_p80 IS NOT NULL
+	THEN kernelindex.bands_apart(a_p20, a_p80, b_p20, b_p80)
+	ELSE p_value OPERATOR(pg_catalog.<) 0.01 END;
+COMMENT ON FUNCTION kernelindex.outside_noise(bigint, bigint, bigint, bigint, double precision) IS
+'whether two runs differ outside the measurement noise: where both have p20-p80 bands, the bands do not overlap; else, where both have mean, standard deviation and samples, Welch''s t-test gives p < 0.01 (the p_value given); else NULL';
+
+/* --- The views ------------------------------------------------------------ */
+
+DO $views$
+DECLARE
+	-- Narrow rows: a run, its key's resources, what the passes partition
+	-- and order by.
+	run_rows CONSTANT text := $q$
+SELECT q.*,
+	CASE WHEN q.latency_ns_primary IS NOT NULL THEN 'latency'
+		WHEN q.peak_bytes_primary IS NOT NULL THEN 'peak_memory' END AS metric,
+	CASE WHEN q.latency_ns_primary IS NOT NULL THEN q.latency_statistic
+		WHEN q.peak_bytes_primary IS NOT NULL THEN q.memory_statistic END AS primary_statistic,
+	COALESCE(q.latency_ns_primary, q.peak_bytes_primary) AS value,
+	CASE WHEN q.latency_ns_primary IS NOT NULL THEN q.latency_ns_p20 ELSE q.peak_bytes_p20 END AS value_p20,
+	CASE WHEN q.latency_ns_primary IS NOT NULL THEN q.latency_ns_p80 ELSE q.peak_bytes_p80 END AS value_p80,
+	CASE WHEN q.latency_ns_primary IS NOT NULL THEN q.latency_ns_mean ELSE q.peak_bytes_mean END AS value_mean,
+	CASE WHEN q.latency_ns_primary IS NOT NULL THEN q.latency_ns_stddev ELSE q.peak_bytes_stddev END AS value_stddev,
+	CASE WHEN q.latency_ns_primary IS NOT NULL THEN q.latency_samples ELSE q.peak_samples END AS value_samples
+FROM (
+SELECT r.*, k.protocol_id, k.workload_id, k.environment_id,
+	w.kernel, w.label AS workload_label, e.product AS gpu, e.form_factor AS gpu_form_factor,
+	i.provider, p.harness,
+	COALESCE(i.provider OPERATOR(pg_catalog.=) hn.reference_implementation, pv.is_reference, false) AS is_reference,
+	l.release, tp.latency_statistic, tp.memory_statistic,
+	kernelindex.primary_value(tp.latency_statistic, r.latency_ns, r.latency_ns_mean, r.latency_ns_min) AS latency_ns_primary,
+	kernelindex.primary_value(tp.memory_statistic, r.peak_bytes, r.peak_bytes_mean, r.peak_bytes_min) AS peak_bytes_primary
+FROM kernelindex.runs r
+JOIN kernelindex.comparability_keys k ON k.key OPERATOR(@extschema@.=) r.comparability_key
+JOIN kernelindex.workloads w ON w.id OPERATOR(pg_catalog.=) k.workload_id
+JOIN kernelindex.environments e ON e.id OPERATOR(pg_catalog.=) k.environment_id
+JOIN kernelindex.protocols p ON p.id OPERATOR(pg_catalog.=) k.protocol_id
+JOIN kernelindex.implementations i ON i.id OPERATOR(pg_catalog.=) r.implementation_id
+JOIN kernelindex.run_templates tp ON tp.id OPERATOR(pg_catalog.=) r.template_id
+LEFT JOIN kernelindex.harnesses hn ON hn.name OPERATOR(pg_catalog.=) p.harness
+LEFT JOIN kernelindex.providers pv ON pv.name OPERATOR(pg_catalog.=) i.provider
+LEFT JOIN kernelindex.run_labels l ON l.id OPERATOR(pg_catalog.=) r.labels_id
+) q
+$q$;
+	-- The columns of run_facts, over a source s of run rows, and what they
+	-- read.  Every row they join exists (the references of runs and keys
+	-- are checked); the joins are LEFT JOINs so that the planner keeps
+	-- the number of rows of a source whose columns it has no statistics
+	-- for (DISTINCT ON, a window), instead of taking each join for a
+	-- filter.
+	facts CONSTANT text := $q$
+	s.digest::text AS run_digest,
+	s.comparability_key::text AS comparability_key,
+	p.digest::text AS protocol_digest,
+	w.digest::text AS workload_digest,
+	e.digest::text AS environment_digest,
+	i.digest::text AS implementation_digest,
+	s.observed_at,
+	s.metric,
+	s.kernel,
+	COALESCE(kc.title, s.kernel) AS kernel_title,
+	s.provider,
+	COALESCE(pv.title, s.provider) AS provider_title,
+	s.is_reference,
+	COALESCE(p.pass, b.pass) AS pass,
+	s.workload_label,
+	w.title AS workload_title,
+	s.release,
+	t.value AS run_title,
+	st.value AS status,
+	s.gpu,
+	e.vendor AS gpu_vendor,
+	s.gpu_form_factor,
+	e.architecture AS gpu_architecture,
+	e.title AS environment_title,
+	p.title AS protocol_title,
+	s.latency_ns,
+	s.latency_ns_p20,
+	s.latency_ns_p80,
+	kernelindex.ns_to_ms(s.latency_ns) AS latency_ms,
+	kernelindex.ns_to_ms(s.latency_ns_p20) AS latency_ms_p20,
+	kernelindex.ns_to_ms(s.latency_ns_p80) AS latency_ms_p80,
+	s.peak_bytes,
+	s.peak_bytes_p20,
+	s.peak_bytes_p80,
+	kernelindex.bytes_to_mib(s.peak_bytes) AS peak_mib,
+	kernelindex.bytes_to_mib(s.peak_bytes_p20) AS peak_mib_p20,
+	kernelindex.bytes_to_mib(s.peak_bytes_p80) AS peak_mib_p80,
+	src.value AS source,
+	kernelindex.external_id_of(tp.external_id_form, b.value, x.value, s.workload_label, s.observed_at) AS external_id,
+	b.value AS benchmark,
+	s.harness,
+	s.primary_statistic,
+	s.latency_ns_mean,
+	s.latency_ns_stddev,
+	s.latency_ns_min,
+	s.latency_ns_max,
+	s.latency_samples,
+	s.latency_ns_primary,
+	kernelindex.ns_to_ms(s.latency_ns_mean) AS latency_ms_mean,
+	kernelindex.ns_to_ms(s.latency_ns_stddev) AS latency_ms_stddev,
+	kernelindex.ns_to_ms(s.latency_ns_min) AS latency_ms_min,
+	kernelindex.ns_to_ms(s.latency_ns_max) AS latency_ms_max,
+	kernelindex.ns_to_ms(s.latency_ns_primary) AS latency_ms_primary,
+	s.peak_bytes_mean,
+	s.peak_bytes_stddev,
+	s.peak_bytes_min,
+	s.peak_bytes_max,
+	s.peak_samples,
+	s.peak_bytes_primary,
+	kernelindex.bytes_to_mib(s.peak_bytes_primary) AS peak_mib_primary$q$;
+	facts_joins CONSTANT text := $q$
+LEFT JOIN kernelindex.protocols p ON p.id OPERATOR(pg_catalog.=) s.protocol_id
+LEFT JOIN kernelindex.workloads w ON w.id OPERATOR(pg_catalog.=) s.workload_id
+LEFT JOIN kernelindex.environments e ON e.id OPERATOR(pg_catalog.=) s.environment_id
+LEFT JOIN kernelindex.implementations i ON i.id OPERATOR(pg_catalog.=) s.implementation_id
+LEFT JOIN kernelindex.run_templates tp ON tp.id OPERATOR(pg_catalog.=) s.template_id
+LEFT JOIN kernelindex.run_statuses st ON st.id OPERATOR(pg_catalog.=) s.status_id
+LEFT JOIN kernelindex.run_titles t ON t.id OPERATOR(pg_catalog.=) s.title_id
+LEFT JOIN kernelindex.run_sources src ON src.id OPERATOR(pg_catalog.=) s.source_id
+LEFT JOIN kernelindex.run_benchmarks b ON b.id OPERATOR(pg_catalog.=) s.benchmark_id
+LEFT JOIN kernelindex.run_strings x ON x.id OPERATOR(pg_catalog.=) s.external_id_id
+LEFT JOIN kernelindex.kernels kc ON kc.name OPERATOR(pg_catalog.=) s.kernel
+LEFT JOIN kernelindex.providers pv ON pv.name OPERATOR(pg_catalog.=) s.provider$q$;
+	-- The partition of a series' comparisons: its key (and what the key
+	-- determines, for filters), without the implementation.
+	by_key CONSTANT text := 's.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor';
+	-- Per comparability key, implementation and release: the latest run,
+	-- the reference's latest run of the same key and release (r_*), the
+	-- release's rank, and the ratio to the reference.
+	release_rows text;
+	-- Each non-reference run with the reference's latest run of the same
+	-- release, else of any release (ref_*).
+	referenced_rows text;
+	-- A view over a source of run rows: the columns of run_facts (and
+	-- those the source adds, as extras).
+	facts_of CONSTANT text := 'SELECT %s%s FROM (%s) s %s';
+BEGIN
+	release_rows := pg_catalog.format($q$
+SELECT q.*,
+	CASE WHEN q.has_reference AND q.primary_statistic OPERATOR(pg_catalog.=) q.r_statistic
+		THEN kernelindex.ratio(q.r_value, q.value) END AS ratio,
+	CASE WHEN q.has_reference THEN kernelindex.outside_noise(q.value_p20, q.value_p80, q.r_value_p20, q.r_value_p80,
+		kernelindex.runs_p_value(q.value_mean, q.value_stddev, q.value_samples,
+			q.r_value_mean, q.r_value_stddev, q.r_value_samples)) END AS outside_noise,
+	CASE WHEN q.has_reference THEN kernelindex.runs_p_value(q.value_mean, q.value_stddev, q.value_samples,
+			q.r_value_mean, q.r_value_stddev, q.r_value_samples) END AS p_value
+FROM (
+	SELECT s.*, rel.release_rank,
+		pg_catalog.first_value(s.is_reference) OVER w AND NOT s.is_reference AS has_reference,
+		pg_catalog.first_value(s.provider) OVER w AS r_provider,
+		pg_catalog.first_value(s.latency_ns) OVER w AS r_latency_ns,
+		pg_catalog.first_value(s.latency_ns_p20) OVER w AS r_latency_ns_p20,
+		pg_catalog.first_value(s.latency_ns_p80) OVER w AS r_latency_ns_p80,
+		pg_catalog.first_value(s.peak_bytes) OVER w AS r_peak_bytes,
+		pg_catalog.first_value(s.peak_bytes_p20) OVER w AS r_peak_bytes_p20,
+		pg_catalog.first_value(s.peak_bytes_p80) OVER w AS r_peak_bytes_p80,
+		pg_catalog.first_value(s.digest) OVER w AS r_digest,
+		pg_catalog.first_value(s.primary_statistic) OVER w AS r_statistic,
+		pg_catalog.first_value(s.value) OVER w AS r_value,
+		pg_catalog.first_value(s.value_p20) OVER w AS r_value_p20,
+		pg_catalog.first_value(s.value_p80) OVER w AS r_value_p80,
+		pg_catalog.first_value(s.value_mean) OVER w AS r_value_mean,
+		pg_catalog.first_value(s.value_stddev) OVER w AS r_value_stddev,
+		pg_catalog.first_value(s.value_samples) OVER w AS r_value_samples
+	FROM (SELECT DISTINCT ON (%1$s, s.implementation_id, s.release) s.*
+		  FROM (%2$s) s
+		  WHERE s.release IS NOT NULL
+		  ORDER BY %1$s, s.implementation_id, s.release, s.observed_at DESC, s.digest DESC) s
+	JOIN kernelindex.release_ranks rel ON rel.release OPERATOR(pg_catalog.=) s.release
+	WINDOW w AS (PARTITION BY %1$s, s.release
+		ORDER BY s.is_reference DESC, s.observed_at DESC, s.digest DESC)
+) q$q$, by_key, run_rows);
+
+	referenced_rows := pg_catalog.format($q$
+SELECT c.*,
+	CASE WHEN c.same_is_reference THEN c.same_provider ELSE c.any_provider END AS ref_provider,
+	CASE WHEN c.same_is_reference THEN c.same_release ELSE c.any_release END AS ref_release,
+	CASE WHEN c.same_is_reference THEN c.same_observed_at ELSE c.any_observed_at END AS ref_observed_at,
+	CASE WHEN c.same_is_reference THEN c.same_latency_ns ELSE c.any_latency_ns END AS ref_latency_ns,
+	CASE WHEN c.same_is_reference THEN c.same_latency_ns_p20 ELSE c.any_latency_ns_p20 END AS ref_latency_ns_p20,
+	CASE WHEN c.same_is_reference THEN c.same_latency_ns_p80 ELSE c.any_latency_ns_p80 END AS ref_latency_ns_p80,
+	CASE WHEN c.same_is_reference THEN c.same_peak_bytes ELSE c.any_peak_bytes END AS ref_peak_bytes,
+	CASE WHEN c.same_is_reference THEN c.same_peak_bytes_p20 ELSE c.any_peak_bytes_p20 END AS ref_peak_bytes_p20,
+	CASE WHEN c.same_is_reference THEN c.same_peak_bytes_p80 ELSE c.any_peak_bytes_p80 END AS ref_peak_bytes_p80,
+	CASE WHEN c.same_is_reference THEN c.same_digest ELSE c.any_digest END AS ref_digest,
+	CASE WHEN c.same_is_reference THEN c.same_statistic ELSE c.any_statistic END AS ref_statistic,
+	CASE WHEN c.same_is_reference THEN c.same_value ELSE c.any_value END AS ref_value,
+	CASE WHEN c.same_is_reference THEN c.same_value_p20 ELSE c.any_value_p20 END AS ref_value_p20,
+	CASE WHEN c.same_is_reference THEN c.same_value_p80 ELSE c.any_value_p80 END AS ref_value_p80,
+	CASE WHEN c.same_is_reference THEN c.same_value_mean ELSE c.any_value_mean END AS ref_value_mean,
+	CASE WHEN c.same_is_reference THEN c.same_value_stddev ELSE c.any_value_stddev END AS ref_value_stddev,
+	CASE WHEN c.same_is_reference THEN c.same_value_samples ELSE c.any_value_samples END AS ref_value_samples
+FROM (
+	SELECT s.*,
+		pg_catalog.first_value(s.is_reference) OVER same AS same_is_reference,
+		pg_catalog.first_value(s.provider) OVER same AS same_provider,
+		pg_catalog.first_value(s.release) OVER same AS same_release,
+		pg_catalog.first_value(s.observed_at) OVER same AS same_observed_at,
+		pg_catalog.first_value(s.latency_ns) OVER same AS same_latency_ns,
+		pg_catalog.first_value(s.latency_ns_p20) OVER same AS same_latency_ns_p20,
+		pg_catalog.first_value(s.latency_ns_p80) OVER same AS same_latency_ns_p80,
+		pg_catalog.first_value(s.peak_bytes) OVER same AS same_peak_bytes,
+		pg_catalog.first_value(s.peak_bytes_p20) OVER same AS same_peak_bytes_p20,
+		pg_catalog.first_value(s.peak_bytes_p80) OVER same AS same_peak_bytes_p80,
+		pg_catalog.first_value(s.digest) OVER same AS same_digest,
+		pg_catalog.first_value(s.primary_statistic) OVER same AS same_statistic,
+		pg_catalog.first_value(s.value) OVER same AS same_value,
+		pg_catalog.first_value(s.value_p20) OVER same AS same_value_p20,
+		pg_catalog.first_value(s.value_p80) OVER same AS same_value_p80,
+		pg_catalog.first_value(s.value_mean) OVER same AS same_value_mean,
+		pg_catalog.first_value(s.value_stddev) OVER same AS same_value_stddev,
+		pg_catalog.first_value(s.value_samples) OVER same AS same_value_samples,
+		pg_catalog.first_value(s.is_reference) OVER any_release AS any_is_reference,
+		pg_catalog.first_value(s.provider) OVER any_release AS any_provider,
+		pg_catalog.first_value(s.release) OVER any_release AS any_release,
+		pg_catalog.first_value(s.observed_at) OVER any_release AS any_observed_at,
+		pg_catalog.first_value(s.latency_ns) OVER any_release AS any_latency_ns,
+		pg_catalog.first_value(s.latency_ns_p20) OVER any_release AS any_latency_ns_p20,
+		pg_catalog.first_value(s.latency_ns_p80) OVER any_release AS any_latency_ns_p80,
+		pg_catalog.first_value(s.peak_bytes) OVER any_release AS any_peak_bytes,
+		pg_catalog.first_value(s.peak_bytes_p20) OVER any_release AS any_peak_bytes_p20,
+		pg_catalog.first_value(s.peak_bytes_p80) OVER any_release AS any_peak_bytes_p80,
+		pg_catalog.first_value(s.digest) OVER any_release AS any_digest,
+		pg_catalog.first_value(s.primary_statistic) OVER any_release AS any_statistic,
+		pg_catalog.first_value(s.value) OVER any_release AS any_value,
+		pg_catalog.first_value(s.value_p20) OVER any_release AS any_value_p20,
+		pg_catalog.first_value(s.value_p80) OVER any_release AS any_value_p80,
+		pg_catalog.first_value(s.value_mean) OVER any_release AS any_value_mean,
+		pg_catalog.first_value(s.value_stddev) OVER any_release AS any_value_stddev,
+		pg_catalog.first_value(s.value_samples) OVER any_release AS any_value_samples
+	FROM (%2$s) s
+	WINDOW any_release AS (PARTITION BY %1$s ORDER BY s.is_reference DESC, s.observed_at DESC, s.digest DESC),
+		same AS (PARTITION BY %1$s, s.release ORDER BY s.is_reference DESC, s.observed_at DESC, s.digest DESC)
+) c
+WHERE NOT c.is_reference AND c.any_is_reference$q$, by_key, run_rows);
+
+	/* One row per run. */
+	EXECUTE 'CREATE VIEW kernelindex.run_facts AS '
+		|| pg_catalog.format(facts_of, facts, '', run_rows, facts_joins);
+
+	/* The latest run per comparability key and implementation. */
+	EXECUTE 'CREATE VIEW kernelindex.latest_runs AS '
+		|| pg_catalog.format(facts_of, facts, '', pg_catalog.format(
+			'SELECT DISTINCT ON (%1$s, s.implementation_id) s.* FROM (%2$s) s'
+			' ORDER BY %1$s, s.implementation_id, s.observed_at DESC, s.digest DESC', by_key, run_rows),
+			facts_joins);
+
+	/* Each run against the reference implementation. */
+	EXECUTE pg_catalog.format($v$
+CREATE VIEW kernelindex.speedups AS
+SELECT
+	f.kernel,
+	f.kernel_title,
+	f.pass,
+	f.metric,
+	f.gpu,
+	f.gpu_form_factor,
+	f.workload_label,
+	f.provider,
+	f.provider_title,
+	f.release,
+	f.observed_at,
+	f.reference_provider,
+	COALESCE(rpv.title, f.reference_provider) AS reference_provider_title,
+	f.reference_release,
+	f.reference_observed_at,
+	f.same_release,
+	f.latency_ns,
+	f.latency_ns_p20,
+	f.latency_ns_p80,
+	f.latency_ms,
+	f.latency_ms_p20,
+	f.latency_ms_p80,
+	f.reference_latency_ns,
+	f.reference_latency_ns_p20,
+	f.reference_latency_ns_p80,
+	kernelindex.ns_to_ms(f.reference_latency_ns) AS reference_latency_ms,
+	kernelindex.ns_to_ms(f.reference_latency_ns_p20) AS reference_latency_ms_p20,
+	kernelindex.ns_to_ms(f.reference_latency_ns_p80) AS reference_latency_ms_p80,
+	CASE WHEN f.metric OPERATOR(pg_catalog.=) 'latency'
+		AND f.primary_statistic OPERATOR(pg_catalog.=) f.reference_primary_statistic
+		THEN kernelindex.ratio(f.reference_value, f.value) END AS speedup,
+	f.peak_bytes,
+	f.peak_bytes_p20,
+	f.peak_bytes_p80,
+	f.peak_mib,
+	f.reference_peak_bytes,
+	f.reference_peak_bytes_p20,
+	f.reference_peak_bytes_p80,
+	kernelindex.bytes_to_mib(f.reference_peak_bytes) AS reference_peak_mib,
+	CASE WHEN f.metric OPERATOR(pg_catalog.=) 'peak_memory'
+		AND f.primary_statistic OPERATOR(pg_catalog.=) f.reference_primary_statistic
+		THEN kernelindex.ratio(f.reference_value, f.value) END AS memory_ratio,
+	kernelindex.outside_noise(f.value_p20, f.value_p80, f.reference_value_p20, f.reference_value_p80,
+		f.p_value) AS outside_noise,
+	f.comparability_key,
+	f.implementation_digest,
+	f.run_digest,
+	f.reference_run_digest,
+	f.harness,
+	f.primary_statistic,
+	f.reference_primary_statistic,
+	f.latency_ns_primary,
+	CASE WHEN f.metric OPERATOR(pg_catalog.=) 'latency' THEN f.reference_value END AS reference_latency_ns_primary,
+	f.peak_bytes_primary,
+	CASE WHEN f.metric OPERATOR(pg_catalog.=) 'peak_memory' THEN f.reference_value END AS reference_peak_bytes_primary,
+	f.p_value
+FROM (%s) f
+LEFT JOIN kernelindex.providers rpv ON rpv.name OPERATOR(pg_catalog.=) f.reference_provider$v$,
+		pg_catalog.format(facts_of, facts, ',
+	s.ref_provider AS reference_provider,
+	s.ref_release AS reference_release,
+	s.ref_observed_at AS reference_observed_at,
+	s.same_is_reference AS same_release,
+	s.ref_latency_ns AS reference_latency_ns,
+	s.ref_latency_ns_p20 AS reference_latency_ns_p20,
+	s.ref_latency_ns_p80 AS reference_latency_ns_p80,
+	s.ref_peak_bytes AS reference_peak_bytes,
+	s.ref_peak_bytes_p20 AS reference_peak_bytes_p20,
+	s.ref_peak_bytes_p80 AS reference_peak_bytes_p80,
+	s.ref_digest::text AS reference_run_digest,
+	s.value, s.value_p20, s.value_p80,
+	s.ref_statistic AS reference_primary_statistic,
+	s.ref_value AS reference_value,
+	s.ref_value_p20 AS reference_value_p20,
+	s.ref_value_p80 AS reference_value_p80,
+	kernelindex.runs_p_value(s.value_mean, s.value_stddev, s.value_samples,
+		s.ref_value_mean, s.ref_value_stddev, s.ref_value_samples) AS p_value', referenced_rows, facts_joins));
+
+	/* Per release: one run per workload and implementation. */
+	EXECUTE pg_catalog.format($v$
+CREATE VIEW kernelindex.release_runs AS
+SELECT f.kernel, f.kernel_title, f.pass, f.metric, f.gpu, f.gpu_form_factor, f.workload_label,
+	f.provider, f.provider_title, f.is_reference, f.release, f.release_rank, f.observed_at,
+	f.latency_ns, f.latency_ns_p20, f.latency_ns_p80, f.latency_ms,
+	f.peak_bytes, f.peak_bytes_p20, f.peak_bytes_p80, f.peak_mib,
+	f.reference_provider,
+	f.reference_latency_ns,
+	kernelindex.ns_to_ms(f.reference_latency_ns) AS reference_latency_ms,
+	f.reference_latency_ns_p20,
+	f.reference_latency_ns_p80,
+	f.reference_peak_bytes,
+	kernelindex.bytes_to_mib(f.reference_peak_bytes) AS reference_peak_mib,
+	f.reference_peak_bytes_p20,
+	f.reference_peak_bytes_p80,
+	f.ratio,
+	f.outside_noise,
+	f.comparability_key, f.implementation_digest, f.run_digest, f.reference_run_digest,
+	f.harness, f.primary_statistic, f.p_value
+FROM (%s) f$v$,
+		pg_catalog.format(facts_of, facts, ',
+	s.p_value,
+	s.release_rank,
+	CASE WHEN s.has_reference THEN s.r_provider END AS reference_provider,
+	CASE WHEN s.has_reference THEN s.r_latency_ns END AS reference_latency_ns,
+	CASE WHEN s.has_reference THEN s.r_latency_ns_p20 END AS reference_latency_ns_p20,
+	CASE WHEN s.has_reference THEN s.r_latency_ns_p80 END AS reference_latency_ns_p80,
+	CASE WHEN s.has_reference THEN s.r_peak_bytes END AS reference_peak_bytes,
+	CASE WHEN s.has_reference THEN s.r_peak_bytes_p20 END AS reference_peak_bytes_p20,
+	CASE WHEN s.has_reference THEN s.r_peak_bytes_p80 END AS reference_peak_bytes_p80,
+	s.ratio,
+	s.outside_noise,
+	CASE WHEN s.has_reference THEN s.r_digest::text END AS reference_run_digest', release_rows, facts_joins));
+
+	/* Each pair of consecutive releases of a series. */
+	EXECUTE pg_catalog.format($v$
+CREATE VIEW kernelindex.release_changes AS
+SELECT f.kernel, f.kernel_title, f.pass, f.metric, f.gpu, f.gpu_form_factor, f.workload_label,
+	f.provider, f.provider_title,
+	f.old_release, f.release AS new_release,
+	f.old_release_rank, f.new_release_rank,
+	f.old_latency_ns, f.latency_ns AS new_latency_ns,
+	kernelindex.ns_to_ms(f.old_latency_ns) AS old_latency_ms, f.latency_ms AS new_latency_ms,
+	f.old_peak_bytes, f.peak_bytes AS new_peak_bytes,
+	f.ratio,
+	f.outside_noise,
+	f.regression_rank,
+	f.comparability_key, f.implementation_digest, f.old_run_digest, f.run_digest AS new_run_digest,
+	f.harness, f.primary_statistic, f.old_value, f.new_value, f.change_p_value AS p_value
+FROM (%s) f$v$,
+		pg_catalog.format(facts_of, facts, ',
+	s.previous_release AS old_release,
+	s.previous_release_rank AS old_release_rank,
+	s.release_rank AS new_release_rank,
+	s.previous_latency_ns AS old_latency_ns,
+	s.previous_peak_bytes AS old_peak_bytes,
+	s.previous_value AS old_value,
+	s.value AS new_value,
+	s.change_p_value,
+	s.change AS ratio,
+	s.apart AS outside_noise,
+	s.regression_rank,
+	s.previous_digest::text AS old_run_digest',
+		pg_catalog.format($q$
+SELECT d.*,
+	pg_catalog.rank() OVER (ORDER BY COALESCE(d.apart AND d.change OPERATOR(pg_catalog.>) 1, false) DESC,
+		d.change DESC NULLS LAST) AS regression_rank
+FROM (
+SELECT c.*,
+	CASE WHEN c.primary_statistic OPERATOR(pg_catalog.=) c.previous_statistic
+		THEN kernelindex.ratio(c.value, c.previous_value) END AS change,
+	kernelindex.outside_noise(c.value_p20, c.value_p80, c.previous_value_p20, c.previous_value_p80,
+		kernelindex.runs_p_value(c.value_mean, c.value_stddev, c.value_samples,
+			c.previous_value_mean, c.previous_value_stddev, c.previous_value_samples)) AS apart,
+	kernelindex.runs_p_value(c.value_mean, c.value_stddev, c.value_samples,
+		c.previous_value_mean, c.previous_value_stddev, c.previous_value_samples) AS change_p_value
+FROM (
+	SELECT s.*,
+		pg_catalog.lag(s.release) OVER w AS previous_release,
+		pg_catalog.lag(s.release_rank) OVER w AS previous_release_rank,
+		pg_catalog.lag(s.latency_ns) OVER w AS previous_latency_ns,
+		pg_catalog.lag(s.latency_ns_p20) OVER w AS previous_latency_ns_p20,
+		pg_catalog.lag(s.latency_ns_p80) OVER w AS previous_latency_ns_p80,
+		pg_catalog.lag(s.peak_bytes) OVER w AS previous_peak_bytes,
+		pg_catalog.lag(s.peak_bytes_p20) OVER w AS previous_peak_bytes_p20,
+		pg_catalog.lag(s.peak_bytes_p80) OVER w AS previous_peak_bytes_p80,
+		pg_catalog.lag(s.digest) OVER w AS previous_digest,
+		pg_catalog.lag(s.primary_statistic) OVER w AS previous_statistic,
+		pg_catalog.lag(s.value) OVER w AS previous_value,
+		pg_catalog.lag(s.value_p20) OVER w AS previous_value_p20,
+		pg_catalog.lag(s.value_p80) OVER w AS previous_value_p80,
+		pg_catalog.lag(s.value_mean) OVER w AS previous_value_mean,
+		pg_catalog.lag(s.value_stddev) OVER w AS previous_value_stddev,
+		pg_catalog.lag(s.value_samples) OVER w AS previous_value_samples
+	FROM (%2$s) s
+	WINDOW w AS (PARTITION BY %1$s, s.implementation_id ORDER BY s.release_rank)
+) c
+WHERE c.previous_release IS NOT NULL
+) d$q$, by_key, release_rows), facts_joins));
+
+	/* Since which release a series beats the reference. */
+	EXECUTE pg_catalog.format($v$
+CREATE VIEW kernelindex.speedup_since AS
+SELECT f.kernel, f.kernel_title, f.pass, f.metric, f.gpu, f.gpu_form_factor, f.workload_label,
+	f.provider, f.provider_title,
+	f.since_release,
+	f.since_release_rank,
+	f.since_speedup,
+	f.release AS latest_release,
+	f.latest_release_rank,
+	f.latest_speedup,
+	f.still_faster,
+	f.comparability_key, f.implementation_digest
+FROM (%s) f$v$,
+		pg_catalog.format(facts_of, facts, ',
+	CASE WHEN s.beat THEN s.beat_release END AS since_release,
+	CASE WHEN s.beat THEN s.beat_release_rank END AS since_release_rank,
+	CASE WHEN s.beat THEN s.beat_ratio END AS since_speedup,
+	s.release_rank AS latest_release_rank,
+	s.ratio AS latest_speedup,
+	COALESCE(s.ratio OPERATOR(pg_catalog.>) 1 AND s.outside_noise, false) AS still_faster',
+		pg_catalog.format($q$
+SELECT c.* FROM (
+	SELECT s.*,
+		-- the first release that beat the reference outside the noise
+		pg_catalog.first_value(s.release) OVER beat AS beat_release,
+		pg_catalog.first_value(s.release_rank) OVER beat AS beat_release_rank,
+		pg_catalog.first_value(s.ratio) OVER beat AS beat_ratio,
+		pg_catalog.first_value(s.ratio OPERATOR(pg_catalog.>) 1 AND s.outside_noise) OVER beat AS beat,
+		pg_catalog.row_number() OVER latest AS latest_number
+	FROM (%2$s) s
+	WHERE NOT s.is_reference AND s.has_reference
+	WINDOW beat AS (PARTITION BY %1$s, s.implementation_id
+			ORDER BY COALESCE(s.ratio OPERATOR(pg_catalog.>) 1 AND s.outside_noise, false) DESC, s.release_rank),
+		latest AS (PARTITION BY %1$s, s.implementation_id ORDER BY s.release_rank DESC)
+) c
+WHERE c.latest_number OPERATOR(pg_catalog.=) 1$q$, by_key, release_rows), facts_joins));
+END
+$views$;
+
+/* --- Comments --------------------------------------------------------- */
+
+COMMENT ON VIEW kernelindex.run_facts IS
+'one row per stored run, flat: digests as text, latency in ns and ms, peak memory in bytes and MiB (median, p20, p80), kernel, provider, pass, GPU, workload label, release';
+COMMENT ON COLUMN kernelindex.run_facts.run_digest IS 'the run''s resource digest, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.run_facts.comparability_key IS 'comparability key, sha256:<hex>: runs with equal keys may be compared';
+COMMENT ON COLUMN kernelindex.run_facts.protocol_digest IS 'protocol digest, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.run_facts.workload_digest IS 'workload digest, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.run_facts.environment_digest IS 'environment digest, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.run_facts.implementation_digest IS 'implementation digest, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.run_facts.observed_at IS 'when the run was measured';
+COMMENT ON COLUMN kernelindex.run_facts.metric IS 'latency or peak_memory';
+COMMENT ON COLUMN kernelindex.run_facts.kernel IS 'kernel name (the workload''s spec.kernel; NULL while the workload is known by digest only)';
+COMMENT ON COLUMN kernelindex.run_facts.kernel_title IS 'kernel title from kernelindex.kernels';
+COMMENT ON COLUMN kernelindex.run_facts.provider IS 'implementation provider, e.g. torch, liger';
+COMMENT ON COLUMN kernelindex.run_facts.provider_title IS 'provider title from kernelindex.providers, e.g. PyTorch';
+COMMENT ON COLUMN kernelindex.run_facts.is_reference IS 'true for the reference implementation of the run''s harness (kernelindex.harnesses.reference_implementation; torch by default)';
+COMMENT ON COLUMN kernelindex.run_facts.pass IS 'timed pass: forward, backward, full, or the harness''s word (the protocol''s pass, else the benchmark name''s second part)';
+COMMENT ON COLUMN kernelindex.run_facts.workload_label IS 'workload label, e.g. features16384-tokens2048-fp32';
+COMMENT ON COLUMN kernelindex.run_facts.workload_title IS 'workload title (kernel title and label)';
+COMMENT ON COLUMN kernelindex.run_facts.release IS 'release label of the run (liger_version)';
+COMMENT ON COLUMN kernelindex.run_facts.run_title IS 'run title: kernel title · provider · pass';
+COMMENT ON COLUMN kernelindex.run_facts.status IS 'run status, e.g. passed';
+COMMENT ON COLUMN kernelindex.run_facts.gpu IS 'GPU product, e.g. NVIDIA A100';
+COMMENT ON COLUMN kernelindex.run_facts.gpu_vendor IS 'GPU vendor: nvidia, amd, intel';
+COMMENT ON COLUMN kernelindex.run_facts.gpu_form_factor IS 'GPU board variant, e.g. SXM4-80GB';
+COMMENT ON COLUMN kernelindex.run_facts.gpu_architecture IS 'GPU architecture, e.g. sm_80';
+COMMENT ON COLUMN kernelindex.run_facts.environment_title IS 'environment title, e.g. Liger benchmark host · A100-SXM4-80GB';
+COMMENT ON COLUMN kernelindex.run_facts.protocol_title IS 'protocol title, e.g. Liger benchmark harness · forward pass';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ns IS 'median latency, nanoseconds';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ns_p20 IS 'p20 latency, nanoseconds';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ns_p80 IS 'p80 latency, nanoseconds';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ms IS 'median latency, milliseconds (exact)';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ms_p20 IS 'p20 latency, milliseconds (exact)';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ms_p80 IS 'p80 latency, milliseconds (exact)';
+COMMENT ON COLUMN kernelindex.run_facts.peak_bytes IS 'median peak memory, bytes';
+COMMENT ON COLUMN kernelindex.run_facts.peak_bytes_p20 IS 'p20 peak memory, bytes';
+COMMENT ON COLUMN kernelindex.run_facts.peak_bytes_p80 IS 'p80 peak memory, bytes';
+COMMENT ON COLUMN kernelindex.run_facts.peak_mib IS 'median peak memory, MiB (exact)';
+COMMENT ON COLUMN kernelindex.run_facts.peak_mib_p20 IS 'p20 peak memory, MiB (exact)';
+COMMENT ON COLUMN kernelindex.run_facts.peak_mib_p80 IS 'p80 peak memory, MiB (exact)';
+COMMENT ON COLUMN kernelindex.run_facts.source IS 'source of the run (sourceNative.source), e.g. liger-kernel-bench';
+COMMENT ON COLUMN kernelindex.run_facts.external_id IS 'the source''s own id of the run (sourceNative.externalId)';
+COMMENT ON COLUMN kernelindex.run_facts.benchmark IS 'the source''s benchmark name (sourceNative.benchmark), e.g. sparsemax/backward';
+COMMENT ON COLUMN kernelindex.run_facts.harness IS 'the harness that measured the run (its protocol''s spec.harness.name), e.g. kernelbench';
+COMMENT ON COLUMN kernelindex.run_facts.primary_statistic IS 'the statistic the run is compared on: median, mean or min (its primaryStatistic; median when it names none)';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ns_mean IS 'mean latency, nanoseconds';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ns_stddev IS 'standard deviation of the latency, nanoseconds';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ns_min IS 'minimum latency, nanoseconds';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ns_max IS 'maximum latency, nanoseconds';
+COMMENT ON COLUMN kernelindex.run_facts.latency_samples IS 'number of trials behind the latency statistics';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ns_primary IS 'the latency the run is compared on (its primary statistic), nanoseconds';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ms_mean IS 'mean latency, milliseconds (exact)';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ms_stddev IS 'standard deviation of the latency, milliseconds (exact)';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ms_min IS 'minimum latency, milliseconds (exact)';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ms_max IS 'maximum latency, milliseconds (exact)';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ms_primary IS 'the latency the run is compared on, milliseconds (exact)';
+COMMENT ON COLUMN kernelindex.run_facts.peak_bytes_mean IS 'mean peak memory, bytes';
+COMMENT ON COLUMN kernelindex.run_facts.peak_bytes_stddev IS 'standard deviation of the peak memory, bytes';
+COMMENT ON COLUMN kernelindex.run_facts.peak_bytes_min IS 'minimum peak memory, bytes';
+COMMENT ON COLUMN kernelindex.run_facts.peak_bytes_max IS 'maximum peak memory, bytes';
+COMMENT ON COLUMN kernelindex.run_facts.peak_samples IS 'number of trials behind the peak memory statistics';
+COMMENT ON COLUMN kernelindex.run_facts.peak_bytes_primary IS 'the peak memory the run is compared on (its primary statistic), bytes';
+COMMENT ON COLUMN kernelindex.run_facts.peak_mib_primary IS 'the peak memory the run is compared on, MiB (exact)';
+
+
+COMMENT ON VIEW kernelindex.latest_runs IS
+'the latest run (by observed_at) per comparability key and implementation: what each implementation measures now on each workload and GPU, with the columns of run_facts';
+
+/*
+ * A view that shows the rows of run_facts has its columns' comments: copied
+ * here from run_facts, so that they are written once.
+ */
+DO $$
+DECLARE
+	c record;
+BEGIN
+	FOR c IN SELECT a.attname, pg_catalog.col_description(a.attrelid, a.attnum) AS note
+			 FROM pg_catalog.pg_attribute a
+			 WHERE a.attrelid OPERATOR(pg_catalog.=) 'kernelindex.run_facts'::pg_catalog.regclass
+			   AND a.attnum OPERATOR(pg_catalog.>) 0
+	LOOP
+		EXECUTE pg_catalog.format('COMMENT ON COLUMN kernelindex.latest_runs.%I IS %L', c.attname, c.note);
+	END LOOP;
+END
+$$;
+
+COMMENT ON VIEW kernelindex.speedups IS
+'each run of a non-reference implementation against the reference implementation (the harness''s reference implementation, kernelindex.harnesses; torch by default) under the same comparability key (same protocol, workload and GPU): the reference''s latest run of the same release, else of any release (see same_release); speedup = reference latency / latency for latency rows, memory_ratio = reference peak memory / peak memory for memory rows; outside_noise when the two p20-p80 bands do not overlap';
+COMMENT ON COLUMN kernelindex.speedups.kernel IS 'kernel (benchmark) name';
+COMMENT ON COLUMN kernelindex.speedups.kernel_title IS 'kernel title';
+COMMENT ON COLUMN kernelindex.speedups.pass IS 'timed pass: forward, backward, full';
+COMMENT ON COLUMN kernelindex.speedups.metric IS 'latency (speedup is set) or peak_memory (memory_ratio is set)';
+COMMENT ON COLUMN kernelindex.speedups.gpu IS 'GPU product';
+COMMENT ON COLUMN kernelindex.speedups.gpu_form_factor IS 'GPU board variant';
+COMMENT ON COLUMN kernelindex.speedups.workload_label IS 'workload label';
+COMMENT ON COLUMN kernelindex.speedups.provider IS 'provider of the run';
+COMMENT ON COLUMN kernelindex.speedups.provider_title IS 'provider title of the run';
+COMMENT ON COLUMN kernelindex.speedups.release IS 'release label of the run';
+COMMENT ON COLUMN kernelindex.speedups.observed_at IS 'when the run was measured';
+COMMENT ON COLUMN kernelindex.speedups.reference_provider IS 'provider of the reference run (torch)';
+COMMENT ON COLUMN kernelindex.speedups.reference_provider_title IS 'title of the reference provider (PyTorch)';
+COMMENT ON COLUMN kernelindex.speedups.reference_release IS 'release label of the reference run';
+COMMENT ON COLUMN kernelindex.speedups.reference_observed_at IS 'when the reference run was measured';
+COMMENT ON COLUMN kernelindex.speedups.same_release IS 'whether the reference run is of the same release (else the reference has no run in it)';
+COMMENT ON COLUMN kernelindex.speedups.latency_ns IS 'median latency of the run, ns';
+COMMENT ON COLUMN kernelindex.speedups.latency_ns_p20 IS 'p20 latency of the run, ns';
+COMMENT ON COLUMN kernelindex.speedups.latency_ns_p80 IS 'p80 latency of the run, ns';
+COMMENT ON COLUMN kernelindex.speedups.latency_ms IS 'median latency of the run, ms';
+COMMENT ON COLUMN kernelindex.speedups.latency_ms_p20 IS 'p20 latency of the run, ms';
+COMMENT ON COLUMN kernelindex.speedups.latency_ms_p80 IS 'p80 latency of the run, ms';
+COMMENT ON COLUMN kernelindex.speedups.reference_latency_ns IS 'median latency of the reference run, ns';
+COMMENT ON COLUMN kernelindex.speedups.reference_latency_ns_p20 IS 'p20 latency of the reference run, ns';
+COMMENT ON COLUMN kernelindex.speedups.reference_latency_ns_p80 IS 'p80 latency of the reference run, ns';
+COMMENT ON COLUMN kernelindex.speedups.reference_latency_ms IS 'median latency of the reference run, ms';
+COMMENT ON COLUMN kernelindex.speedups.reference_latency_ms_p20 IS 'p20 latency of the reference run, ms';
+COMMENT ON COLUMN kernelindex.speedups.reference_latency_ms_p80 IS 'p80 latency of the reference run, ms';
+COMMENT ON COLUMN kernelindex.speedups.speedup IS 'reference latency / latency, on the primary statistic both runs share (above 1: faster than the reference); NULL for memory rows, or when the two runs are compared on different statistics';
+COMMENT ON COLUMN kernelindex.speedups.peak_bytes IS 'median peak memory of the run, bytes';
+COMMENT ON COLUMN kernelindex.speedups.peak_bytes_p20 IS 'p20 peak memory of the run, bytes';
+COMMENT ON COLUMN kernelindex.speedups.peak_bytes_p80 IS 'p80 peak memory of the run, bytes';
+COMMENT ON COLUMN kernelindex.speedups.peak_mib IS 'median peak memory of the run, MiB';
+COMMENT ON COLUMN kernelindex.speedups.reference_peak_bytes IS 'median peak memory of the reference run, bytes';
+COMMENT ON COLUMN kernelindex.speedups.reference_peak_bytes_p20 IS 'p20 peak memory of the reference run, bytes';
+COMMENT ON COLUMN kernelindex.speedups.reference_peak_bytes_p80 IS 'p80 peak memory of the reference run, bytes';
+COMMENT ON COLUMN kernelindex.speedups.reference_peak_mib IS 'median peak memory of the reference run, MiB';
+COMMENT ON COLUMN kernelindex.speedups.memory_ratio IS 'reference peak memory / peak memory, on the primary statistic both share (above 1: uses less memory); NULL for latency rows';
+COMMENT ON COLUMN kernelindex.speedups.outside_noise IS 'whether the difference is outside the measurement noise: where both runs have p20-p80 bands, the bands do not overlap; else, where both have mean, standard deviation and samples, p_value < 0.01; else NULL';
+COMMENT ON COLUMN kernelindex.speedups.comparability_key IS 'the shared comparability key, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.speedups.implementation_digest IS 'implementation digest of the run, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.speedups.run_digest IS 'the run''s digest, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.speedups.reference_run_digest IS 'the reference run''s digest, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.speedups.harness IS 'the harness that measured both runs';
+COMMENT ON COLUMN kernelindex.speedups.primary_statistic IS 'the statistic the run is compared on: median, mean or min';
+COMMENT ON COLUMN kernelindex.speedups.reference_primary_statistic IS 'the statistic the reference run is compared on';
+COMMENT ON COLUMN kernelindex.speedups.latency_ns_primary IS 'the run''s latency on its primary statistic, ns';
+COMMENT ON COLUMN kernelindex.speedups.reference_latency_ns_primary IS 'the reference run''s latency on its primary statistic, ns';
+COMMENT ON COLUMN kernelindex.speedups.peak_bytes_primary IS 'the run''s peak memory on its primary statistic, bytes';
+COMMENT ON COLUMN kernelindex.speedups.reference_peak_bytes_primary IS 'the reference run''s peak memory on its primary statistic, bytes';
+COMMENT ON COLUMN kernelindex.speedups.p_value IS 'two-sided p-value of Welch''s t-test between the two runs'' means (from their means, standard deviations and samples); NULL unless both report all three with at least 2 samples';
+
+
+CREATE VIEW kernelindex.release_speedups AS
+SELECT r.release, r.release_rank, r.kernel, r.kernel_title, r.pass, r.metric, r.gpu, r.gpu_form_factor,
+	r.provider, r.provider_title, pg_catalog.max(r.reference_provider) AS reference_provider,
+	-- the mean of the logarithms summed exactly (as numeric), so that the
+	-- result is the same whatever the order the rows come in
+	pg_catalog.exp((pg_catalog.sum(pg_catalog.ln(r.ratio)::numeric)
+		OPERATOR(pg_catalog./) pg_catalog.count(*))::double precision) AS geomean_speedup,
+	pg_catalog.count(*) AS workloads,
+	pg_catalog.count(*) FILTER (WHERE r.outside_noise) AS workloads_outside_noise,
+	pg_catalog.count(*) FILTER (WHERE r.outside_noise AND r.ratio OPERATOR(pg_catalog.>) 1) AS faster_outside_noise,
+	pg_catalog.count(*) FILTER (WHERE r.outside_noise AND r.ratio OPERATOR(pg_catalog.<) 1) AS slower_outside_noise
+FROM kernelindex.release_runs r
+WHERE NOT r.is_reference AND r.ratio OPERATOR(pg_catalog.>) 0
+GROUP BY r.release, r.release_rank, r.kernel, r.kernel_title, r.pass, r.metric, r.gpu, r.gpu_form_factor,
+	r.provider, r.provider_title;
+COMMENT ON VIEW kernelindex.release_runs IS
+'per comparability key, implementation and release: its latest run in that release, with the reference implementation''s latest run of the same key and release where there is one (ratio = reference / run: a speedup for latency, a memory saving for peak memory)';
+COMMENT ON COLUMN kernelindex.release_runs.kernel IS 'kernel (benchmark) name';
+COMMENT ON COLUMN kernelindex.release_runs.kernel_title IS 'kernel title';
+COMMENT ON COLUMN kernelindex.release_runs.pass IS 'timed pass';
+COMMENT ON COLUMN kernelindex.release_runs.metric IS 'latency or peak_memory';
+COMMENT ON COLUMN kernelindex.release_runs.gpu IS 'GPU product';
+COMMENT ON COLUMN kernelindex.release_runs.gpu_form_factor IS 'GPU board variant';
+COMMENT ON COLUMN kernelindex.release_runs.workload_label IS 'workload label';
+COMMENT ON COLUMN kernelindex.release_runs.provider IS 'implementation provider';
+COMMENT ON COLUMN kernelindex.release_runs.provider_title IS 'provider title';
+COMMENT ON COLUMN kernelindex.release_runs.is_reference IS 'whether this is the reference implementation (then the reference_ columns are NULL)';
+COMMENT ON COLUMN kernelindex.release_runs.release IS 'release label';
+COMMENT ON COLUMN kernelindex.release_runs.release_rank IS 'position of the release in release order (kernelindex.releases)';
+COMMENT ON COLUMN kernelindex.release_runs.observed_at IS 'when the run was measured';
+COMMENT ON COLUMN kernelindex.release_runs.latency_ns IS 'median latency, ns';
+COMMENT ON COLUMN kernelindex.release_runs.latency_ns_p20 IS 'p20 latency, ns';
+COMMENT ON COLUMN kernelindex.release_runs.latency_ns_p80 IS 'p80 latency, ns';
+COMMENT ON COLUMN kernelindex.release_runs.latency_ms IS 'median latency, ms';
+COMMENT ON COLUMN kernelindex.release_runs.peak_bytes IS 'median peak memory, bytes';
+COMMENT ON COLUMN kernelindex.release_runs.peak_bytes_p20 IS 'p20 peak memory, bytes';
+COMMENT ON COLUMN kernelindex.release_runs.peak_bytes_p80 IS 'p80 peak memory, bytes';
+COMMENT ON COLUMN kernelindex.release_runs.peak_mib IS 'median peak memory, MiB';
+COMMENT ON COLUMN kernelindex.release_runs.reference_provider IS 'provider of the reference run of the same key and release (NULL: none)';
+COMMENT ON COLUMN kernelindex.release_runs.reference_latency_ns IS 'median latency of that reference run, ns';
+COMMENT ON COLUMN kernelindex.release_runs.reference_latency_ms IS 'median latency of that reference run, ms';
+COMMENT ON COLUMN kernelindex.release_runs.reference_latency_ns_p20 IS 'p20 latency of that reference run, ns';
+COMMENT ON COLUMN kernelindex.release_runs.reference_latency_ns_p80 IS 'p80 latency of that reference run, ns';
+COMMENT ON COLUMN kernelindex.release_runs.reference_peak_bytes IS 'median peak memory of that reference run, bytes';
+COMMENT ON COLUMN kernelindex.release_runs.reference_peak_mib IS 'median peak memory of that reference run, MiB';
+COMMENT ON COLUMN kernelindex.release_runs.reference_peak_bytes_p20 IS 'p20 peak memory of that reference run, bytes';
+COMMENT ON COLUMN kernelindex.release_runs.reference_peak_bytes_p80 IS 'p80 peak memory of that reference run, bytes';
+COMMENT ON COLUMN kernelindex.release_runs.ratio IS 'reference / run: the speedup (latency) or memory saving (peak memory) over the reference in this release; NULL without a reference run';
+COMMENT ON COLUMN kernelindex.release_runs.outside_noise IS 'whether the run and the reference differ outside the noise: bands apart where both have p20-p80 bands, else Welch''s p < 0.01 where both have mean, standard deviation and samples';
+COMMENT ON COLUMN kernelindex.release_runs.comparability_key IS 'comparability key, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.release_runs.implementation_digest IS 'implementation digest, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.release_runs.run_digest IS 'the run''s digest, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.release_runs.reference_run_digest IS 'the reference run''s digest, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.release_runs.harness IS 'the harness that measured the run';
+COMMENT ON COLUMN kernelindex.release_runs.primary_statistic IS 'the statistic the run is compared on: median, mean or min';
+COMMENT ON COLUMN kernelindex.release_runs.p_value IS 'Welch''s p-value against the reference run, where both report mean, standard deviation and samples';
+COMMENT ON VIEW kernelindex.release_speedups IS
+'per release, kernel, pass, metric, GPU and implementation: the geometric-mean speedup over the reference (torch) across the workloads both ran in that release, how many, and how many differ outside the noise';
+COMMENT ON COLUMN kernelindex.release_speedups.release IS 'release label';
+COMMENT ON COLUMN kernelindex.release_speedups.release_rank IS 'position of the release in release order';
+COMMENT ON COLUMN kernelindex.release_speedups.kernel IS 'kernel (benchmark) name';
+COMMENT ON COLUMN kernelindex.release_speedups.kernel_title IS 'kernel title';
+COMMENT ON COLUMN kernelindex.release_speedups.pass IS 'timed pass';
+COMMENT ON COLUMN kernelindex.release_speedups.metric IS 'latency (a speedup) or peak_memory (a memory saving)';
+COMMENT ON COLUMN kernelindex.release_speedups.gpu IS 'GPU product';
+COMMENT ON COLUMN kernelindex.release_speedups.gpu_form_factor IS 'GPU board variant';
+COMMENT ON COLUMN kernelindex.release_speedups.provider IS 'implementation provider';
+COMMENT ON COLUMN kernelindex.release_speedups.provider_title IS 'provider title';
+COMMENT ON COLUMN kernelindex.release_speedups.reference_provider IS 'the reference implementation (torch)';
+COMMENT ON COLUMN kernelindex.release_speedups.geomean_speedup IS 'geometric mean over the workloads of reference / run (above 1: faster, or less memory)';
+COMMENT ON COLUMN kernelindex.release_speedups.workloads IS 'workloads both the implementation and the reference ran in the release';
+COMMENT ON COLUMN kernelindex.release_speedups.workloads_outside_noise IS 'of those, how many differ outside the noise (p20-p80 bands apart)';
+COMMENT ON COLUMN kernelindex.release_speedups.faster_outside_noise IS 'workloads better than the reference outside the noise';
+COMMENT ON COLUMN kernelindex.release_speedups.slower_outside_noise IS 'workloads worse than the reference outside the noise';
+
+COMMENT ON VIEW kernelindex.release_changes IS
+'per comparability key and implementation, each pair of consecutive releases (in release order) it ran in: both medians, ratio = new / old (above 1: slower, or more memory), outside_noise, and regression_rank, 1 for the worst regression outside the noise';
+COMMENT ON COLUMN kernelindex.release_changes.kernel IS 'kernel (benchmark) name';
+COMMENT ON COLUMN kernelindex.release_changes.kernel_title IS 'kernel title';
+COMMENT ON COLUMN kernelindex.release_changes.pass IS 'timed pass';
+COMMENT ON COLUMN kernelindex.release_changes.metric IS 'latency or peak_memory';
+COMMENT ON COLUMN kernelindex.release_changes.gpu IS 'GPU product';
+COMMENT ON COLUMN kernelindex.release_changes.gpu_form_factor IS 'GPU board variant';
+COMMENT ON COLUMN kernelindex.release_changes.workload_label IS 'workload label';
+COMMENT ON COLUMN kernelindex.release_changes.provider IS 'implementation provider';
+COMMENT ON COLUMN kernelindex.release_changes.provider_title IS 'provider title';
+COMMENT ON COLUMN kernelindex.release_changes.old_release IS 'the earlier release of the pair';
+COMMENT ON COLUMN kernelindex.release_changes.new_release IS 'the next release the implementation ran in';
+COMMENT ON COLUMN kernelindex.release_changes.old_release_rank IS 'position of old_release in release order';
+COMMENT ON COLUMN kernelindex.release_changes.new_release_rank IS 'position of new_release in release order';
+COMMENT ON COLUMN kernelindex.release_changes.old_latency_ns IS 'median latency in the old release, ns';
+COMMENT ON COLUMN kernelindex.release_changes.new_latency_ns IS 'median latency in the new release, ns';
+COMMENT ON COLUMN kernelindex.release_changes.old_latency_ms IS 'median latency in the old release, ms';
+COMMENT ON COLUMN kernelindex.release_changes.new_latency_ms IS 'median latency in the new release, ms';
+COMMENT ON COLUMN kernelindex.release_changes.old_peak_bytes IS 'median peak memory in the old release, bytes';
+COMMENT ON COLUMN kernelindex.release_changes.new_peak_bytes IS 'median peak memory in the new release, bytes';
+COMMENT ON COLUMN kernelindex.release_changes.ratio IS 'new / old on the primary statistic (above 1: slower, or more memory: a regression)';
+COMMENT ON COLUMN kernelindex.release_changes.outside_noise IS 'whether the two releases'' runs differ outside the noise: p20-p80 bands apart where both have them, else Welch''s p < 0.01';
+COMMENT ON COLUMN kernelindex.release_changes.regression_rank IS '1 for the worst regression: regressions outside the noise first, by ratio, then every other change by ratio';
+COMMENT ON COLUMN kernelindex.release_changes.comparability_key IS 'comparability key, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.release_changes.implementation_digest IS 'implementation digest, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.release_changes.old_run_digest IS 'the old release''s run, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.release_changes.new_run_digest IS 'the new release''s run, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.release_changes.harness IS 'the harness that measured the runs';
+COMMENT ON COLUMN kernelindex.release_changes.primary_statistic IS 'the statistic the runs are compared on: median, mean or min';
+COMMENT ON COLUMN kernelindex.release_changes.old_value IS 'the old release''s primary statistic (ns for latency, bytes for peak memory)';
+COMMENT ON COLUMN kernelindex.release_changes.new_value IS 'the new release''s primary statistic (ns for latency, bytes for peak memory)';
+COMMENT ON COLUMN kernelindex.release_changes.p_value IS 'Welch''s p-value between the two runs, where both report mean, standard deviation and samples';
+
+COMMENT ON VIEW kernelindex.speedup_since IS
+'per comparability key and implementation: the first release in which it beat the reference (torch) outside the noise, and whether its latest release with a reference run still does';
+COMMENT ON COLUMN kernelindex.speedup_since.kernel IS 'kernel (benchmark) name';
+COMMENT ON COLUMN kernelindex.speedup_since.kernel_title IS 'kernel title';
+COMMENT ON COLUMN kernelindex.speedup_since.pass IS 'timed pass';
+COMMENT ON COLUMN kernelindex.speedup_since.metric IS 'latency (speedups) or peak_memory (memory savings)';
+COMMENT ON COLUMN kernelindex.speedup_since.gpu IS 'GPU product';
+COMMENT ON COLUMN kernelindex.speedup_since.gpu_form_factor IS 'GPU board variant';
+COMMENT ON COLUMN kernelindex.speedup_since.workload_label IS 'workload label';
+COMMENT ON COLUMN kernelindex.speedup_since.provider IS 'implementation provider';
+COMMENT ON COLUMN kernelindex.speedup_since.provider_title IS 'provider title';
+COMMENT ON COLUMN kernelindex.speedup_since.since_release IS 'the first release (in release order) in which it beat the reference outside the noise; NULL: never';
+COMMENT ON COLUMN kernelindex.speedup_since.since_release_rank IS 'position of since_release in release order (kernelindex.releases): sort by it, not by the label';
+COMMENT ON COLUMN kernelindex.speedup_since.latest_release_rank IS 'position of latest_release in release order';
+COMMENT ON COLUMN kernelindex.speedup_since.since_speedup IS 'its speedup over the reference in that release';
+COMMENT ON COLUMN kernelindex.speedup_since.latest_release IS 'its latest release in which the reference ran too';
+COMMENT ON COLUMN kernelindex.speedup_since.latest_speedup IS 'its speedup over the reference in that release';
+COMMENT ON COLUMN kernelindex.speedup_since.still_faster IS 'whether it still beats the reference outside the noise in its latest release';
+COMMENT ON COLUMN kernelindex.speedup_since.comparability_key IS 'comparability key, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.speedup_since.implementation_digest IS 'implementation digest, sha256:<hex>';
+
+CREATE VIEW kernelindex.run_bundles_citus AS
+WITH r AS MATERIALIZED (SELECT r.* FROM kernelindex.runs r)
+SELECT r.digest,
+	kernelindex.run_bundle_of(r::kernelindex.runs, p.digest, w.digest, e.digest, i.digest, w.label, n.value, x.value, false) AS document,
+	kernelindex.run_bundle_of(r::kernelindex.runs, p.digest, w.digest, e.digest, i.digest, w.label, n.value, x.value, true) AS bundle
+FROM r
+JOIN kernelindex.comparability_keys k ON k.key OPERATOR(@extschema@.=) r.comparability_key
+JOIN kernelindex.protocols p ON p.id OPERATOR(pg_catalog.=) k.protocol_id
+JOIN kernelindex.workloads w ON w.id OPERATOR(pg_catalog.=) k.workload_id
+JOIN kernelindex.environments e ON e.id OPERATOR(pg_catalog.=) k.environment_id
+JOIN kernelindex.implementations i ON i.id OPERATOR(pg_catalog.=) r.implementation_id
+LEFT JOIN kernelindex.run_strings n ON n.id OPERATOR(pg_catalog.=) r.name_id
+LEFT JOIN kernelindex.run_strings x ON x.id OPERATOR(pg_catalog.=) r.external_id_id;
+COMMENT ON VIEW kernelindex.run_bundles_citus IS
+'the form kernelindex.distribute() gives kernelindex.run_bundles on Citus (the same columns and rows): the runs'' rows are brought to the coordinator (a materialized CTE), which rebuilds the documents from its copies of the reference tables';
+COMMENT ON COLUMN kernelindex.run_bundles_citus.digest IS 'the run''s digest';
+COMMENT ON COLUMN kernelindex.run_bundles_citus.document IS 'the bundle {run, protocol, environment}, in the form of the reference records';
+COMMENT ON COLUMN kernelindex.run_bundles_citus.bundle IS 'the same with the workload and implementation documents where they are known';
+
+/* === end of 0.2.0: harnesses, run_rows and the views === */
