@@ -158,3 +158,31 @@ SELECT kidx_digest_send('sha256:6b86b273ff34fce19d6b804eff5a3f5747ada4eaa22f1d49
 \copy copied FROM 'results/digest_short.bin' WITH (FORMAT binary)
 
 DROP TABLE digests, many, parts, pk, t, copied;
+
+-- Soft input errors: on PostgreSQL 16 and later pg_input_is_valid() and
+-- pg_input_error_info() answer for a kidx_digest without raising; 15 has
+-- neither, and there the same answers come from the error the input raises,
+-- so that this output is the same on every major.
+CREATE FUNCTION pg_temp.digest_input(v text, OUT valid boolean, OUT error_code text,
+	OUT message text, OUT detail text)
+LANGUAGE plpgsql AS $$
+BEGIN
+	IF current_setting('server_version_num')::int >= 160000 THEN
+		EXECUTE 'SELECT pg_input_is_valid($1, ''kidx_digest'')' INTO valid USING v;
+		EXECUTE 'SELECT sql_error_code, message, detail FROM pg_input_error_info($1, ''kidx_digest'')'
+			INTO error_code, message, detail USING v;
+	ELSE
+		BEGIN
+			PERFORM v::kidx_digest;
+			valid := true;
+		EXCEPTION WHEN OTHERS THEN
+			valid := false;
+			GET STACKED DIAGNOSTICS error_code = RETURNED_SQLSTATE, message = MESSAGE_TEXT,
+				detail = PG_EXCEPTION_DETAIL;
+		END;
+	END IF;
+END
+$$;
+SELECT v, (pg_temp.digest_input(v)).*
+FROM (VALUES ('sha256:' || repeat('ab', 32)), (''), ('sha256:' || repeat('AB', 32)),
+	('sha256:abc'), (repeat('ab', 32)), ('sha256:' || repeat('ab', 31) || 'zz')) AS t(v);

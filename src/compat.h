@@ -95,4 +95,23 @@ kidx_my_local_xid(void)
 #endif
 }
 
+/*
+ * Soft input errors: from PostgreSQL 16 a type's input function reports a
+ * bad value to the ErrorSaveContext its caller may pass (fcinfo->context),
+ * so that pg_input_is_valid() and COPY ... ON_ERROR answer instead of
+ * raising (commit ccff2d20ed, "Convert a few datatype input functions to use
+ * "soft" error reporting").  On 15 the error is raised, as every input
+ * function did.  Use as ereturn: KIDX_ERETURN(fcinfo->context, (Datum) 0,
+ * errcode(...), errmsg(...), ...).
+ */
+#if PG_VERSION_NUM >= 160000
+#define KIDX_ERETURN(context, dummy, ...) ereturn(context, dummy, __VA_ARGS__)
+#else
+#define KIDX_ERETURN(context, dummy, ...) \
+	do { \
+		ereport(ERROR, __VA_ARGS__); \
+		return dummy; \
+	} while (0)
+#endif
+
 #endif							/* KIDX_COMPAT_H */

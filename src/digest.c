@@ -121,7 +121,10 @@ kidx_digest_parse(const char *str, int len, KidxDigest *result,
 					2 * KIDX_DIGEST_LEN, KIDX_DIGEST_PREFIX, (int) fault.hexlen);
 }
 
-/* Text input: "sha256:" and 64 lowercase hex digits, with precise errors. */
+/*
+ * Text input: "sha256:" and 64 lowercase hex digits, with precise errors,
+ * reported softly where the caller asks (pg_input_is_valid, PostgreSQL 16+).
+ */
 Datum
 kidx_digest_in(PG_FUNCTION_ARGS)
 {
@@ -131,12 +134,12 @@ kidx_digest_in(PG_FUNCTION_ARGS)
 	char	   *detail = kidx_digest_parse(str, strlen(str), result, &hint);
 
 	if (detail != NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-				 errmsg("invalid input syntax for type %s: \"%s\"",
-						"kidx_digest", shown_input(str)),
-				 errdetail_internal("%s", detail),
-				 errhint("%s", hint)));
+		KIDX_ERETURN(fcinfo->context, (Datum) 0,
+					 errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					 errmsg("invalid input syntax for type %s: \"%s\"",
+							"kidx_digest", shown_input(str)),
+					 errdetail_internal("%s", detail),
+					 errhint("%s", hint));
 	PG_RETURN_KIDX_DIGEST_P(result);
 }
 
