@@ -10,7 +10,7 @@ VIEWS = sorted([
     "release_runs", "release_speedups", "release_changes", "speedup_since",
 ])
 # Views of kernelindex that are no BI view: the COPY targets (liger_rows,
-# documents) and the runs' documents as jsonb (run_bundles, and its Citus
+# run_rows, documents) and the runs' documents as jsonb (run_bundles, and its Citus
 # form run_bundles_citus).
 NOT_BI = sorted(["liger_rows", "run_rows", "documents", "run_bundles", "run_bundles_citus"])
 DIGEST = re.compile(r"^sha256:[0-9a-f]{64}$")

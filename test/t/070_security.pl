@@ -220,7 +220,10 @@ my %indirect = (
 	'kernelindex.documents_end()' => 'COPY documents in',
 	'kernelindex.liger_begin()' => 'COPY Liger CSV in',
 	'kernelindex.liger_row()' => 'COPY Liger CSV in',
-	'kernelindex.liger_end()' => 'COPY Liger CSV in');
+	'kernelindex.liger_end()' => 'COPY Liger CSV in',
+	'kernelindex.run_rows_begin()' => 'INSERT run_rows',
+	'kernelindex.run_rows_row()' => 'INSERT run_rows',
+	'kernelindex.run_rows_end()' => 'INSERT run_rows');
 
 # The tables runs refer to (each guarded by three triggers), in the order of
 # KidxStore::RUN_REFERENCES.
@@ -234,6 +237,7 @@ my @referenced;
 # (and what the trigger then says, for those that refuse).
 my %trigger_fired_by = (
 	liger_begin => [ 'COPY Liger CSV in' ], liger_row => [ 'COPY Liger CSV in' ], liger_end => [ 'COPY Liger CSV in' ],
+	run_rows_begin => [ 'INSERT run_rows' ], run_rows_row => [ 'INSERT run_rows' ], run_rows_end => [ 'INSERT run_rows' ],
 	documents_begin => [ 'COPY documents in' ], documents_row => [ 'COPY documents in' ],
 	documents_end => [ 'COPY documents in' ],
 	runs_references_insert => [ 'INSERT into runs' ],
@@ -345,6 +349,11 @@ sub exercise
 			  . join(', ', map { sqlstr(s/2025-/2023-/gr) . '::jsonb' } @record_docs) . '])', 'ok' ],
 		[ 'COPY Liger CSV in', "COPY kernelindex.liger_rows FROM '$sample' WITH (FORMAT csv, HEADER MATCH)", 'ok' ],
 		[ 'INSERT Liger row', "INSERT INTO kernelindex.liger_rows VALUES $row_values", 'ok' ],
+		[ 'INSERT run_rows', q{INSERT INTO kernelindex.run_rows (harness, kernel, implementation, gpu, observed_at, unit, mean, stddev, samples, workload)}
+			  . q{ VALUES ('traps', 'k', 'torch', 'NVIDIA L4', '2025-01-01T00:00:00Z', 'ms', '1.5', '0.1', '10', '{"n": 1}'),}
+			  . q{ ('traps', 'k', 'triton', 'An unknown GPU', '2025-01-01T00:00:01Z', 'us', '1400', '90', '10', '{"n": 1}')}, 'ok' ],
+		[ 'INSERT run_rows (refused)', q{INSERT INTO kernelindex.run_rows (harness, kernel, implementation, gpu, observed_at, unit, mean)}
+			  . q{ VALUES ('traps', 'k', 'torch', 'NVIDIA L4', '2025-01-01T00:00:00Z', 'parsecs', '1')}, 'refused' ],
 		[ 'SET quarantine', "SET kernelindex.on_bad_row = 'quarantine'", 'ok' ],
 		[ 'COPY bad Liger CSV in (quarantine)', "COPY kernelindex.liger_rows FROM '$bad_rows' WITH (FORMAT csv, HEADER MATCH)", 'ok' ],
 		[ 'RESET quarantine', 'RESET kernelindex.on_bad_row', 'ok' ],
