@@ -76,6 +76,17 @@ for s in $shapes; do
 	log "shape $s took $(awk -v a="$shape_started" -v b="$(now)" 'BEGIN { printf "%.0f", b - a }') s"
 done
 
+# Any harness: LIGER_BENCH_ROWS varied run_rows rows, once (their own data).
+log "benchmark test/bench/run_rows.sh"
+bash "$here/run_rows.sh" || { echo "benchmark run_rows.sh failed"; result "run_rows.sh" "runs" "FAILED (see its output)" no; }
+
+# Loads of any size: one COPY at LIGER_BENCH_ROWS and at 10 times as many
+# (KIDX_BENCH_SCALE rows; KIDX_BENCH_SCALE=0 leaves it out).
+if [ "${KIDX_BENCH_SCALE:-}" != 0 ]; then
+	log "benchmark test/bench/scale.sh"
+	bash "$here/scale.sh" || { echo "benchmark scale.sh failed"; result "scale.sh" "runs" "FAILED (see its output)" no; }
+fi
+
 echo
 elapsed=$(awk -v a="$started" -v b="$(now)" 'BEGIN { printf "%d min %d s", (b - a) / 60, (b - a) % 60 }')
 echo "== make bench: every figure measured side by side in this run ($(thousands "$n") rows a shape, $(nproc) cores, $elapsed)"

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Loads of any size (SPEC section 9, "Scale"; issue 27): the same kind of
+# varied Liger rows (shape c of generate.sh: almost every row a new workload
+# and comparability key, the shape a statement keeps the most of) loaded by
+# one COPY at LIGER_BENCH_ROWS rows (default 1,000,000) and at
+# KIDX_BENCH_SCALE rows (default 10 times as many), each into an empty
+# database, while the loading backend's memory is read from /proc every
+# 0.2 s: its peak anonymous memory (RssAnon: what the statement itself
+# allocates; shared buffers are RssShmem) and its VmHWM (peak resident,
+# shared buffers it touched included).  Figures: the time at the larger
+# size over the time at the smaller (at most 11x for 10x the rows) and the
+# peak memory at the larger over the peak at the smaller (at most 1.2x).
+# Needs /proc (Linux) and a server on this machine.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+
+small=${LIGER_BENCH_ROWS:-1000000}
+large=${KIDX_BENCH_SCALE:-$((10 * small))}
+work=$(mktemp -d /tmp/kidx-bench-scale.XXXXXX)
+chmod 755 "$work"
+dbs=""
+cleanup() {
+	for d in $dbs; do psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $d" >/dev/null 2>&1 || true; done
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+# Load FILE into an empty database by one COPY: "seconds peak_rssanon_kB vmhwm_kB".
+measured_load() {
+	local file=$1 db=kidx_bench_scale_$2 app=kidx_scale_$$_$2 pid="" peak=0 hwm=0 a h start rc=0
+	dbs="$dbs $db"
+	psql -X -q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"
+	psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "CREATE EXTENSION kernelindex" -c "CHECKPOINT"
+	start=$(now)
+	PGAPPNAME=$app psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "SET client_min_messages = warning" \
+		-c "\\copy kernelindex.liger_rows FROM '$file' WITH (FORMAT csv, HEADER MATCH)" >"$work/out" 2>&1 &
+	local job=$!
+	while kill -0 "$job" 2>/dev/null; do
+		[ -n "$pid" ] || pid=$(psql -X -At -d postgres -c "SELECT pid FROM pg_stat_activity WHERE application_name = '$app' LIMIT 1" 2>/dev/null || true)
+		if [ -n "$pid" ] && [ -r "/proc/$pid/status" ]; then
+			a=$(awk '/^RssAnon:/ { print $2 }' "/proc/$pid/status" 2>/dev/null || echo 0)
+			h=$(awk '/^VmHWM:/ { print $2 }' "/proc/$pid/status" 2>/dev/null || echo 0)
+			[ "${a:-0}" -le "$peak" ] || peak=$a
+			[ "${h:-0}" -le "$hwm" ] || hwm=$h
+		fi
+		sleep 0.2
+	done
+	wait "$job" || rc=$?
+	[ "$rc" = 0 ] || { cat "$work/out" >&2; return 1; }
+	echo "$(awk -v a="$start" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }') $peak $hwm"
+}
+
+bash "$here/generate.sh" c "$large" "$work/large.csv"
+head -n $((small + 1)) "$work/large.csv" >"$work/small.csv"
+echo "== one COPY of $(thousands "$small") varied rows"
+read -r t1 m1 h1 < <(measured_load "$work/small.csv" small)
+printf '%s rows: %8.2f s, peak RssAnon %s kB, VmHWM %s kB\n' "$(thousands "$small")" "$t1" "$m1" "$h1"
+rm -f "$work/small.csv"
+psql -X -q -d postgres -c "DROP DATABASE kidx_bench_scale_small"
+echo "== one COPY of $(thousands "$large") varied rows"
+if ! read -r t2 m2 h2 < <(measured_load "$work/large.csv" large); then
+	result "CSV in, one COPY of $(thousands "$large") / of $(thousands "$small") varied rows: time" "<= 11x" "FAILED" no
+	exit 0
+fi
+printf '%s rows: %8.2f s, peak RssAnon %s kB, VmHWM %s kB\n' "$(thousands "$large")" "$t2" "$m2" "$h2"
+n=$(psql -X -At -d kidx_bench_scale_large -c "SELECT count(*) FROM kernelindex.runs")
+[ "$n" -eq "$large" ] || { echo "FAILED: $large rows gave $n runs"; exit 1; }
+r=$(ratio "$t2" "$t1")
+result "CSV in, one COPY of $(thousands "$large") / of $(thousands "$small") varied rows: time" "<= 11x" \
+	"${r}x ($(dur "$t2") / $(dur "$t1"))" "$(at_most "$r" 11)"
+r=$(ratio "$m2" "$m1")
+result "the loading backend's peak memory (RssAnon) at $(thousands "$large") / at $(thousands "$small") rows" "<= 1.2x" \
+	"${r}x ($((m2 / 1024)) MB / $((m1 / 1024)) MB; VmHWM $((h2 / 1024)) MB / $((h1 / 1024)) MB)" "$(at_most "$r" 1.2)"
