@@ -281,25 +281,6 @@ run_template_hash(const RunTemplate *t, pg_uuid_t *result)
 	memcpy(result->data, digest.data, UUID_LEN);
 }
 
-/* Two strings equal, NULL being equal only to NULL. */
-static bool
-same_string(const char *a, const char *b)
-{
-	return (a == NULL && b == NULL) || (a != NULL && b != NULL && strcmp(a, b) == 0);
-}
-
-/* Are two templates the same?  See run_layout.h. */
-bool
-run_template_equal(const RunTemplate *a, const RunTemplate *b)
-{
-	return a->name_form == b->name_form && a->name_cut == b->name_cut &&
-		a->external_id_form == b->external_id_form &&
-		same_string(a->name_prefix, b->name_prefix) &&
-		same_string(a->native_unit, b->native_unit) &&
-		VARSIZE(a->doc) == VARSIZE(b->doc) &&
-		memcmp(a->doc, b->doc, VARSIZE(a->doc)) == 0;
-}
-
 /* The string a stem derives for an instant; see run_layout.h. */
 char *
 run_derived_string(const char *stem, int cut, TimestampTz at)

@@ -256,9 +256,6 @@ extern void run_template_prepare(RunTemplate *t);
  */
 extern void run_template_hash(const RunTemplate *t, pg_uuid_t *result);
 
-/* Are two templates the same (document and rules)? */
-extern bool run_template_equal(const RunTemplate *a, const RunTemplate *b);
-
 /* The run document of a run's parts (the template prepared). */
 extern Jsonb *run_rebuild(const RunParts *parts);
 

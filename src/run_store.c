@@ -60,28 +60,6 @@ const RunColumnInfo run_column[RC_N] = {
 	[RC_EXTERNAL_KEY] = {"external_key", CT_UUID, NULL, NULL},
 };
 
-/* The type OID of a column type. */
-Oid
-run_column_type(ColumnType type)
-{
-	switch (type)
-	{
-		case CT_DIGEST:
-			return kidx_digest_type();
-		case CT_TIMESTAMPTZ:
-			return TIMESTAMPTZOID;
-		case CT_INT4:
-			return INT4OID;
-		case CT_INT8:
-			return INT8OID;
-		case CT_NUMERIC:
-			return NUMERICOID;
-		case CT_UUID:
-			return UUIDOID;
-	}
-	return InvalidOid;
-}
-
 /* The attribute numbers of runs' columns; see run_store.h. */
 void
 run_column_attnums(TupleDesc desc, AttrNumber *att)

@@ -82,9 +82,6 @@ extern const RunColumnInfo run_column[RC_N];
 /* The column of runs a RunText is held in. */
 #define RC_TEXT(t) ((RunColumn) (RC_TITLE + (t)))
 
-/* The type OID of a column type. */
-extern Oid	run_column_type(ColumnType type);
-
 /*
  * The attribute numbers of runs' columns in a relation with them (runs, or
  * a row of it), in RunColumn order; an error if one is missing.
