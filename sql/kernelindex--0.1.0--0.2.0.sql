@@ -1051,3 +1051,174 @@ COMMENT ON COLUMN kernelindex.run_bundles_citus.document IS 'the bundle {run, pr
 COMMENT ON COLUMN kernelindex.run_bundles_citus.bundle IS 'the same with the workload and implementation documents where they are known';
 
 /* === end of 0.2.0: harnesses, run_rows and the views === */
+
+/* ---------------------------------------------------------------------
+ * distribute() makes kernelindex.harnesses (new in 0.2.0) a reference
+ * table with the other catalogs (the rest of it as in 0.1.0).
+ * --------------------------------------------------------------------- */
+CREATE OR REPLACE FUNCTION kernelindex.distribute()
+RETURNS void
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+SET client_min_messages = warning
+AS $distribute$
+DECLARE
+	reference_tables CONSTANT text[] := ARRAY[
+		'protocols', 'environments', 'workloads', 'implementations', 'comparability_keys',
+		'run_titles', 'run_statuses', 'run_sources', 'run_benchmarks', 'run_strings',
+		'run_labels', 'run_templates',
+		'gpus', 'kernels', 'providers', 'liger_passes', 'harnesses', 'rejected_rows'];
+	-- the tables runs refer to, by which column (as the C code holds them)
+	referenced CONSTANT text[] := ARRAY(
+		SELECT x.column_name OPERATOR(pg_catalog.||) ':' OPERATOR(pg_catalog.||) x.table_name
+			OPERATOR(pg_catalog.||) ':' OPERATOR(pg_catalog.||) x.key_column
+		FROM kernelindex.run_references() x);
+	r text;
+	t text;
+	fk record;
+	fks text[] := '{}';
+	unsafe_triggers text;
+	strangers text;
+BEGIN
+	IF NOT EXISTS (SELECT FROM pg_catalog.pg_extension e WHERE e.extname OPERATOR(pg_catalog.=) 'citus') THEN
+		RAISE EXCEPTION 'kernelindex.distribute() needs the Citus extension, which is not installed in database "%"',
+			pg_catalog.current_database()
+			USING ERRCODE = 'object_not_in_prerequisite_state',
+			DETAIL = 'Without Citus every kernelindex table stays on this server; nothing was changed.',
+			HINT = 'Install Citus from its own packages (https://docs.citusdata.com, "Installing Citus"), '
+				'set shared_preload_libraries = ''citus'' on the coordinator and every worker and restart them, '
+				'run CREATE EXTENSION citus on each, add the workers with citus_add_node() on the coordinator, '
+				'then call kernelindex.distribute() there.';
+	END IF;
+	IF NOT pg_catalog.citus_is_coordinator() THEN
+		RAISE EXCEPTION 'kernelindex.distribute() must run on the Citus coordinator'
+			USING ERRCODE = 'object_not_in_prerequisite_state',
+			HINT = 'Connect to the coordinator and call it there.';
+	END IF;
+
+	FOREACH t IN ARRAY reference_tables || '{runs}'::text[] LOOP
+		IF EXISTS (SELECT FROM pg_catalog.pg_dist_partition p
+				   WHERE p.logicalrelid OPERATOR(pg_catalog.=) pg_catalog.format('kernelindex.%I', t)::regclass
+					 AND NOT (CASE WHEN t OPERATOR(pg_catalog.=) 'runs'
+						 THEN p.partmethod OPERATOR(pg_catalog.=) 'h'
+							AND pg_catalog.column_to_column_name(p.logicalrelid, p.partkey) OPERATOR(pg_catalog.=) 'comparability_key'
+						 ELSE p.partmethod OPERATOR(pg_catalog.=) 'n' AND p.repmodel OPERATOR(pg_catalog.=) 't' END)) THEN
+			RAISE EXCEPTION 'kernelindex.% is already a Citus table, of another kind than kernelindex.distribute() makes', t
+				USING ERRCODE = 'object_not_in_prerequisite_state',
+				HINT = CASE WHEN t OPERATOR(pg_catalog.=) 'runs'
+					THEN 'kernelindex.runs must be distributed by comparability_key; undistribute it with undistribute_table() first.'
+					ELSE 'It must be a reference table; undistribute it with undistribute_table() first.' END;
+		END IF;
+	END LOOP;
+
+	/*
+	 * Step 5 replaces views and functions with the Citus forms: the
+	 * extension's own only, both (so that they stay members of it, and
+	 * nothing else of those names is taken over or copied).
+	 */
+	SELECT pg_catalog.string_agg(o.name, ', ') INTO strangers
+	FROM pg_catalog.unnest(ARRAY[
+		'pg_class:kernelindex.run_bundles', 'pg_class:kernelindex.documents',
+		'pg_proc:kernelindex.run_document(@extschema@.kidx_digest)',
+		'pg_proc:kernelindex.run_bundle(@extschema@.kidx_digest)',
+		'pg_class:kernelindex.run_bundles_citus',
+		'pg_proc:kernelindex.run_bundle_citus(@extschema@.kidx_digest,boolean)']) AS x,
+		LATERAL (SELECT pg_catalog.split_part(x, ':', 1) AS catalog,
+			pg_catalog.substr(x, pg_catalog.strpos(x, ':') OPERATOR(pg_catalog.+) 1) AS name) AS o
+	WHERE NOT EXISTS (
+		SELECT FROM pg_catalog.pg_depend d
+		JOIN pg_catalog.pg_extension e ON e.oid OPERATOR(pg_catalog.=) d.refobjid
+		WHERE d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass
+		  AND d.deptype OPERATOR(pg_catalog.=) 'e'
+		  AND e.extname OPERATOR(pg_catalog.=) 'kernelindex'
+		  AND d.classid OPERATOR(pg_catalog.=) pg_catalog.format('pg_catalog.%s', o.catalog)::pg_catalog.regclass
+		  AND d.objid OPERATOR(pg_catalog.=) CASE o.catalog WHEN 'pg_class'
+			THEN pg_catalog.to_regclass(o.name)::pg_catalog.oid
+			ELSE pg_catalog.to_regprocedure(o.name)::pg_catalog.oid END);
+	IF strangers IS NOT NULL THEN
+		RAISE EXCEPTION 'kernelindex.distribute() redefines only objects of the kernelindex extension, with forms of its own; not of it: %', strangers
+			USING ERRCODE = 'object_not_in_prerequisite_state',
+			HINT = 'Each must be the extension''s own view or function of that name (DROP EXTENSION kernelindex and CREATE EXTENSION kernelindex restore them).';
+	END IF;
+
+	/* The guards of updates stay on the reference tables (they only raise). */
+	unsafe_triggers := pg_catalog.current_setting('citus.enable_unsafe_triggers');
+	PERFORM pg_catalog.set_config('citus.enable_unsafe_triggers', 'on', true);
+
+	/* 1. Foreign keys between tables not yet distributed come off... */
+	FOR fk IN
+		SELECT c.conrelid::regclass AS rel, c.conname, pg_catalog.pg_get_constraintdef(c.oid) AS def
+		FROM pg_catalog.pg_constraint c
+		WHERE c.contype OPERATOR(pg_catalog.=) 'f'
+		  AND c.conrelid IN (SELECT pg_catalog.format('kernelindex.%I', x)::regclass FROM pg_catalog.unnest(reference_tables) x)
+		  AND c.confrelid IN (SELECT pg_catalog.format('kernelindex.%I', x)::regclass FROM pg_catalog.unnest(reference_tables) x)
+		  AND (c.conrelid NOT IN (SELECT p.logicalrelid FROM pg_catalog.pg_dist_partition p)
+			   OR c.confrelid NOT IN (SELECT p.logicalrelid FROM pg_catalog.pg_dist_partition p))
+		ORDER BY c.conrelid::regclass::text, c.conname
+	LOOP
+		EXECUTE pg_catalog.format('ALTER TABLE %s DROP CONSTRAINT %I', fk.rel, fk.conname);
+		fks := fks || pg_catalog.format('ALTER TABLE %s ADD CONSTRAINT %I %s', fk.rel,
+			CASE WHEN fk.conname LIKE '%\_citus' THEN fk.conname ELSE fk.conname || '_citus' END, fk.def);
+	END LOOP;
+
+	/* ... with the triggers whose checks a declared foreign key takes over. */
+	FOREACH r IN ARRAY referenced LOOP
+		t := pg_catalog.split_part(r, ':', 2);
+		IF NOT EXISTS (SELECT FROM pg_catalog.pg_dist_partition p
+					   WHERE p.logicalrelid OPERATOR(pg_catalog.=) pg_catalog.format('kernelindex.%I', t)::regclass) THEN
+			EXECUTE pg_catalog.format('DROP TRIGGER IF EXISTS %I ON kernelindex.%I', t || '_delete', t);
+			EXECUTE pg_catalog.format('DROP TRIGGER IF EXISTS %I ON kernelindex.%I', t || '_truncate', t);
+		END IF;
+	END LOOP;
+
+	/* 2. The resources, the keys, the dictionaries, the catalogs: reference tables. */
+	FOREACH t IN ARRAY reference_tables LOOP
+		IF NOT EXISTS (SELECT FROM pg_catalog.pg_dist_partition p
+					   WHERE p.logicalrelid OPERATOR(pg_catalog.=) pg_catalog.format('kernelindex.%I', t)::regclass) THEN
+			PERFORM pg_catalog.create_reference_table(pg_catalog.format('kernelindex.%I', t)::regclass);
+			PERFORM pg_catalog.truncate_local_data_after_distributing_table(pg_catalog.format('kernelindex.%I', t)::regclass);
+		END IF;
+	END LOOP;
+
+	/* 3. ... and their foreign keys again, now between reference tables. */
+	FOREACH t IN ARRAY fks LOOP
+		EXECUTE t;
+	END LOOP;
+	/* 4. Runs, by comparability key; what they name is a foreign key. */
+	IF NOT EXISTS (SELECT FROM pg_catalog.pg_dist_partition p
+				   WHERE p.logicalrelid OPERATOR(pg_catalog.=) 'kernelindex.runs'::regclass) THEN
+		DROP TRIGGER IF EXISTS runs_references_insert ON kernelindex.runs;
+		DROP TRIGGER IF EXISTS runs_references_update ON kernelindex.runs;
+		PERFORM pg_catalog.create_distributed_table('kernelindex.runs'::regclass, 'comparability_key');
+		PERFORM pg_catalog.truncate_local_data_after_distributing_table('kernelindex.runs'::regclass);
+	END IF;
+	FOREACH r IN ARRAY referenced LOOP
+		IF NOT EXISTS (SELECT FROM pg_catalog.pg_constraint c
+					   WHERE c.conrelid OPERATOR(pg_catalog.=) 'kernelindex.runs'::regclass
+						 AND c.conname OPERATOR(pg_catalog.=) ('runs_' || pg_catalog.split_part(r, ':', 1) || '_fkey')) THEN
+			EXECUTE pg_catalog.format('ALTER TABLE kernelindex.runs ADD CONSTRAINT %I FOREIGN KEY (%I) REFERENCES kernelindex.%I (%I)',
+				'runs_' || pg_catalog.split_part(r, ':', 1) || '_fkey', pg_catalog.split_part(r, ':', 1),
+				pg_catalog.split_part(r, ':', 2), pg_catalog.split_part(r, ':', 3));
+			EXECUTE pg_catalog.format('COMMENT ON CONSTRAINT %I ON kernelindex.runs IS %L',
+				'runs_' || pg_catalog.split_part(r, ':', 1) || '_fkey',
+				'on Citus: what runs_references_check() checks on one server');
+		END IF;
+	END LOOP;
+
+	PERFORM pg_catalog.set_config('citus.enable_unsafe_triggers', unsafe_triggers, true);
+
+	/*
+	 * 5. Documents out: run_bundles (and documents, which reads it),
+	 * run_document() and run_bundle() take their Citus forms (above).
+	 */
+	EXECUTE pg_catalog.format('CREATE OR REPLACE VIEW kernelindex.run_bundles AS %s',
+		pg_catalog.pg_get_viewdef('kernelindex.run_bundles_citus'::pg_catalog.regclass));
+	FOREACH t IN ARRAY ARRAY['run_document', 'run_bundle'] LOOP
+		EXECUTE pg_catalog.format($fn$
+	CREATE OR REPLACE FUNCTION kernelindex.%1$I(run @extschema@.kidx_digest)
+	RETURNS jsonb
+	LANGUAGE sql STABLE STRICT PARALLEL SAFE
+	RETURN kernelindex.run_bundle_citus(run, %2$L::pg_catalog.bool)$fn$, t, t OPERATOR(pg_catalog.=) 'run_bundle');
+	END LOOP;
+END
+$distribute$;

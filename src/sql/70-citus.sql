@@ -110,7 +110,7 @@ DECLARE
 		'protocols', 'environments', 'workloads', 'implementations', 'comparability_keys',
 		'run_titles', 'run_statuses', 'run_sources', 'run_benchmarks', 'run_strings',
 		'run_labels', 'run_templates',
-		'gpus', 'kernels', 'providers', 'liger_passes', 'rejected_rows'];
+		'gpus', 'kernels', 'providers', 'liger_passes', 'harnesses', 'rejected_rows'];
 	-- the tables runs refer to, by which column (as the C code holds them)
 	referenced CONSTANT text[] := ARRAY(
 		SELECT x.column_name OPERATOR(pg_catalog.||) ':' OPERATOR(pg_catalog.||) x.table_name

@@ -139,7 +139,7 @@ $single->safe_psql('postgres', 'CREATE EXTENSION kernelindex');
 my @tables = split / /, $single->safe_psql('postgres', KidxStore::tables_sql());
 my @views = split / /, $single->safe_psql('postgres', q{SELECT string_agg(c.relname, ' ' ORDER BY c.relname)
 	FROM pg_class c WHERE c.relnamespace = 'kernelindex'::regnamespace AND c.relkind = 'v'
-	AND c.relname <> 'liger_rows'});
+	AND c.relname NOT IN ('liger_rows', 'run_rows')});
 # (Of the extension's tables and views: the coordinator holds shards of the
 # reference tables too.)
 my $triggers = q{SELECT string_agg(t.tgrelid::regclass::text || ' ' || t.tgname, E'\n'
@@ -282,9 +282,32 @@ for my $node ($single, $coord)
 my $lines = () = slurp_file($csv) =~ /\n/g;
 is($coord->safe_psql('postgres', 'SELECT count(*) FROM kernelindex.runs'),
 	$lines - 1, 'every upstream row is a run on the cluster');
+
+# Another harness's real results, through run_rows (its own harness row,
+# a reference table on the cluster), on both: KernelBench's timings
+# (test/data/harnesses, converted by test/harnesses/to_run_rows.py).
+my @kernelbench = sort grep { !/LICENSE|SOURCE\.md/ } glob("$top/test/data/harnesses/kernelbench/*");
+my $run_rows_csv = PostgreSQL::Test::Utils::tempdir() . '/kernelbench.csv';
+system("python3 '$top/test/harnesses/to_run_rows.py' kernelbench " . join(' ', map { "'$_'" } @kernelbench)
+	  . " > '$run_rows_csv'") == 0 or die "to_run_rows.py failed";
+chmod 0644, $run_rows_csv;
+my ($run_rows_columns) = split /\n/, slurp_file($run_rows_csv);
+my $run_rows_lines = () = slurp_file($run_rows_csv) =~ /\n/g;
+for my $node ($single, $coord)
+{
+	$node->safe_psql('postgres', q{INSERT INTO kernelindex.harnesses (name, title, reference_implementation)
+		VALUES ('kernelbench', 'KernelBench', 'torch')});
+	$node->safe_psql('postgres', "SET client_min_messages = warning;\n"
+		  . "\\copy kernelindex.run_rows ($run_rows_columns) FROM '$run_rows_csv' WITH (FORMAT csv, HEADER MATCH)");
+}
+my $kb = $run_rows_lines - 1;
+is($coord->safe_psql('postgres', q{SELECT count(*) FROM kernelindex.runs r
+	JOIN kernelindex.comparability_keys k ON k.key = r.comparability_key
+	JOIN kernelindex.protocols p ON p.id = k.protocol_id WHERE p.harness = 'kernelbench'}),
+	$kb, 'every KernelBench row of run_rows is a run on the cluster');
 is($coord->safe_psql('postgres',
 		q{SELECT sum(result::bigint) FROM run_command_on_shards('kernelindex.runs', 'SELECT count(*) FROM %s')}),
-	$lines - 1, '... stored in the shards on the workers');
+	$lines - 1 + $kb, '... stored in the shards on the workers');
 is($coord->safe_psql('postgres', q{SELECT pg_relation_size('kernelindex.runs')}),
 	'0', q{... and none in the coordinator's table});
 {
@@ -305,7 +328,7 @@ is($coord->safe_psql('postgres', q{SELECT count(*) FROM kernelindex.runs r
 	'0', 'equal digests hash equal (hash support functions 1 and 2)');
 is($single->safe_psql('postgres', q{SET enable_mergejoin = off; SET enable_nestloop = off;
 	SELECT count(*) FROM kernelindex.runs a JOIN kernelindex.runs b ON a.digest = b.digest}),
-	$lines - 1, 'a hash join on digests pairs each run with itself alone');
+	$lines - 1 + $kb, 'a hash join on digests pairs each run with itself alone');
 
 # --- Routed by key ----------------------------------------------------------
 
@@ -395,7 +418,7 @@ my $some_key = $coord->safe_psql('postgres', 'SELECT min(key) FROM kernelindex.c
 		END LOOP;
 		RAISE NOTICE 'runs found by key: %', n;
 	END $$});
-	like($e, qr/runs found by key: ${\($lines - 1)}\b/, 'each run is found on the shard its key is routed to');
+	like($e, qr/runs found by key: ${\($lines - 1 + $kb)}\b/, 'each run is found on the shard its key is routed to');
 }
 
 # The same rows a year later as release 0.9.0, so that every series has a
@@ -423,7 +446,7 @@ shifted_release($next, 1, '0.9.0');
 $_->safe_psql('postgres', "\\copy kernelindex.liger_rows FROM '$next' WITH (FORMAT csv, HEADER MATCH)")
   for ($single, $coord);
 is($coord->safe_psql('postgres', 'SELECT count(*) FROM kernelindex.runs'),
-	2 * ($lines - 1), 'and the next release of every run');
+	2 * ($lines - 1) + $kb, 'and the next release of every run');
 
 # --- Row for row ---------------------------------------------------------
 
@@ -461,7 +484,7 @@ sub compare
 		{
 			my ($v) = $k =~ /^view (\w+)$/;
 			next unless $v;
-			my $rows = "SELECT t::text FROM kernelindex.$v t ORDER BY 1 COLLATE \"C\"";
+			my $rows = "SELECT t::text FROM kernelindex.$v t ORDER BY t::text COLLATE \"C\"";
 			diag(first_difference($single->safe_psql($db, $rows), $coord->safe_psql($cdb, $rows)));
 		};
 	}
@@ -613,7 +636,7 @@ for my $node ($single, $coord)
 	is($node->safe_psql('docs', $bundles), '0', $node->name . ': fifty bundles again store nothing new');
 }
 is($coord->safe_psql('docs', 'SELECT count(*) FROM kernelindex.runs'),
-	2 * ($lines - 1) + 2, 'documents loaded on the cluster: every run of the export and the two reference records');
+	2 * ($lines - 1) + $kb + 2, 'documents loaded on the cluster: every run of the export and the two reference records');
 is($coord->safe_psql('docs', 'SELECT count(*) FROM kernelindex.workloads WHERE document IS NULL'),
 	$single->safe_psql('docs', 'SELECT count(*) FROM kernelindex.workloads WHERE document IS NULL'),
 	'... the whole bundles filled in the workload documents as on one server');
@@ -882,7 +905,7 @@ $coord->command_ok([ 'pg_restore', '--exit-on-error', '-d', $coord->connstr('res
 	'pg_restore into a new database on the coordinator');
 is($coord->safe_psql('restored', 'SELECT count(*) FROM pg_dist_partition'), '0',
 	'... which holds no distributed table');
-is($coord->safe_psql('restored', 'SELECT count(*) FROM kernelindex.runs'), 2 * ($lines - 1),
+is($coord->safe_psql('restored', 'SELECT count(*) FROM kernelindex.runs'), 2 * ($lines - 1) + $kb,
 	"... and every run, in the coordinator's own table");
 citus_database('restored', 1);
 distribute('restored');
