@@ -446,7 +446,7 @@ tap() {
 	perl_lib=$(cd "$pgxs_dir/test/perl" && pwd)
 	pg_dir "$dir"
 	mkdir -p "$dir/top/test" "$dir/tmp"
-	cp -r test/t test/data "$dir/top/test/"
+	cp -r test/t test/data test/harnesses "$dir/top/test/"
 	cp README.md "$dir/top/"
 	[ ! -d ../shared ] || cp -r ../shared "$dir/shared"
 	chmod -R a+rX "$dir"

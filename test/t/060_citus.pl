@@ -286,7 +286,7 @@ is($coord->safe_psql('postgres', 'SELECT count(*) FROM kernelindex.runs'),
 # Another harness's real results, through run_rows (its own harness row,
 # a reference table on the cluster), on both: KernelBench's timings
 # (test/data/harnesses, converted by test/harnesses/to_run_rows.py).
-my @kernelbench = sort grep { !/LICENSE|SOURCE\.md/ } glob("$top/test/data/harnesses/kernelbench/*");
+my @kernelbench = sort grep { -f && !/LICENSE|SOURCE\.md/ } glob("$top/test/data/harnesses/kernelbench/* $top/test/data/harnesses/kernelbench/*/*");
 my $run_rows_csv = PostgreSQL::Test::Utils::tempdir() . '/kernelbench.csv';
 system("python3 '$top/test/harnesses/to_run_rows.py' kernelbench " . join(' ', map { "'$_'" } @kernelbench)
 	  . " > '$run_rows_csv'") == 0 or die "to_run_rows.py failed";
