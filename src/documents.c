@@ -112,15 +112,19 @@ doc_state(Batch *b)
 	return ds;
 }
 
-/* A jsonb of its own holding a copy of a container. */
+/*
+ * A jsonb of its own holding a copy of a container (of len bytes):
+ * JsonbValueToJsonb copies a binary value's bytes as they are.
+ */
 static Jsonb *
 container_jsonb(JsonbContainer *c, int len)
 {
-	Jsonb	   *jb = palloc(VARHDRSZ + len);
+	JsonbValue	v;
 
-	SET_VARSIZE(jb, VARHDRSZ + len);
-	memcpy(VARDATA(jb), c, len);
-	return jb;
+	v.type = jbvBinary;
+	v.val.binary.data = c;
+	v.val.binary.len = len;
+	return JsonbValueToJsonb(&v);
 }
 
 /* The JSON type of a whole document, for messages. */
@@ -675,6 +679,14 @@ put(StringInfo buf, const void *data, int len)
  * built by placing the containers' bytes (a container's offsets are its
  * own) in the binary form JsonbValueToJsonb would write.  Keys must be in
  * jsonb order: by length, then bytes.
+ *
+ * Not pushJsonbValue and JsonbValueToJsonb: pushJsonbValue unpacks a
+ * binary value into every one of its members, which JsonbValueToJsonb then
+ * writes again.  Both give the same bytes (compared on 100,000 documents
+ * and 100,000 whole bundles of a Liger load); this is faster: best of five,
+ * 1.0 s against 1.2 s for the documents of 100,000 runs and 1.0 s against
+ * 2.2 s for their whole bundles (SELECT sum(pg_column_size(...)) FROM
+ * kernelindex.run_bundles; PostgreSQL 15, two shared cores).
  */
 static Jsonb *
 object_of_containers(const char *const *keys, Jsonb **values, int n)
