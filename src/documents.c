@@ -49,11 +49,6 @@
 /* Distinct resource documents a statement remembers. */
 #define RESOURCE_CACHE_MAX 4096
 
-/* Bundle members, in RunRef order, and the run. */
-static const char *const bundle_member[RR_N] = {
-	"protocol", "workload", "environment", "implementation"
-};
-
 /* A resource document already checked and digested in this statement. */
 typedef struct CachedResource
 {
@@ -287,9 +282,10 @@ add_document(DocState *ds, Jsonb *doc, int64 ord, KidxDigest *digest)
 		JsonbIteratorNext(&it, &val, true);
 		if (x.val.string.len == 3 && memcmp(x.val.string.val, "run", 3) == 0)
 			m = RR_N;
+		/* the other members are named as the resources they hold */
 		for (i = 0; i < RR_N && m < 0; i++)
-			if (x.val.string.len == (int) strlen(bundle_member[i]) &&
-				memcmp(x.val.string.val, bundle_member[i], x.val.string.len) == 0)
+			if (x.val.string.len == (int) strlen(run_ref_name[i]) &&
+				memcmp(x.val.string.val, run_ref_name[i], x.val.string.len) == 0)
 				m = i;
 		if (m < 0)
 		{
@@ -307,7 +303,7 @@ add_document(DocState *ds, Jsonb *doc, int64 ord, KidxDigest *digest)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("document " INT64_FORMAT ": $.%s is %s, not %s object",
-							ord, m == RR_N ? "run" : bundle_member[m], run_shown_value(&val),
+							ord, m == RR_N ? "run" : run_ref_name[m], run_shown_value(&val),
 							m == RR_N ? "a BenchmarkRun" : psprintf("a %s", run_ref_kind[m]))));
 		member[m] = val;
 		present[m] = true;
@@ -322,7 +318,7 @@ add_document(DocState *ds, Jsonb *doc, int64 ord, KidxDigest *digest)
 	for (i = 0; i < RR_N; i++)
 		if (present[i])
 			add_resource(ds, i, member[i].val.binary.data, member[i].val.binary.len,
-						 psprintf("$.%s", bundle_member[i]), ord, &res_digest[i]);
+						 psprintf("$.%s", run_ref_name[i]), ord, &res_digest[i]);
 	if (!present[RR_N])
 		return false;
 	add_run(ds, member[RR_N].val.binary.data, "$.run", ord, &parts, digest);
@@ -340,10 +336,10 @@ add_document(DocState *ds, Jsonb *doc, int64 ord, KidxDigest *digest)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),
 				 errmsg("document " INT64_FORMAT ": $.run.spec.%s is %s, but $.%s has digest %s",
-						ord, run_ref_member[i], carried, bundle_member[i], computed),
+						ord, run_ref_member[i], carried, run_ref_name[i], computed),
 				 errdetail("A resource digest is SHA-256 of the canonical JSON of its {apiVersion, kind, spec}."),
 				 errhint("The run or the %s was changed after the digest was computed; nothing was stored.",
-						 bundle_member[i])));
+						 run_ref_name[i])));
 	}
 	return true;
 }
