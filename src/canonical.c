@@ -320,15 +320,26 @@ nearest_double_text(const char *dec)
 	return pstrdup(buf);
 }
 
+/*
+ * The RFC 8785 text of a jsonb number (out: JCS_NUMBER_BUFLEN bytes, its
+ * length in *outlen), or why canonical JSON cannot carry it; numeric's text
+ * in *dec.
+ */
+static jcs_num_status
+numeric_canonical(Numeric num, char **dec, char *out, size_t *outlen)
+{
+	*dec = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(num)));
+	return jcs_number_from_decimal(*dec, strlen(*dec), out, outlen);
+}
+
 /* True if canonical JSON can carry a jsonb number exactly. */
 static bool
 number_is_canonical(Numeric num)
 {
-	char	   *dec = DatumGetCString(DirectFunctionCall1(numeric_out,
-														  NumericGetDatum(num)));
+	char	   *dec;
 	char		out[JCS_NUMBER_BUFLEN];
 	size_t		outlen;
-	bool		ok = jcs_number_from_decimal(dec, strlen(dec), out, &outlen) == JCS_NUM_OK;
+	bool		ok = numeric_canonical(num, &dec, out, &outlen) == JCS_NUM_OK;
 
 	pfree(dec);
 	return ok;
@@ -464,12 +475,11 @@ refused_number_where(CanonSink *sink)
 static void
 canon_write_numeric(CanonSink *sink, Numeric num)
 {
-	char	   *dec = DatumGetCString(DirectFunctionCall1(numeric_out,
-														  NumericGetDatum(num)));
+	char	   *dec;
 	char		out[JCS_NUMBER_BUFLEN];
 	size_t		outlen;
 
-	switch (jcs_number_from_decimal(dec, strlen(dec), out, &outlen))
+	switch (numeric_canonical(num, &dec, out, &outlen))
 	{
 		case JCS_NUM_OK:
 			sink_write(sink, out, outlen);
