@@ -149,11 +149,12 @@ INSERT INTO faults (col, val) VALUES
 ('min', 'NaN'), ('max', '1e400'),
 -- samples
 ('samples', '1.5'), ('samples', '1e3'), ('samples', '100.0'), ('samples', '-1'), ('samples', 'x'),
-('samples', '99999999999999999999'), ('samples', 'NaN'),
+('samples', '99999999999999999999'), ('samples', '9223372036854775807'), ('samples', 'NaN'),
 -- workload
 ('workload', '[1]'), ('workload', '"M=4096"'), ('workload', '{"M": 4096'), ('workload', 'null'),
 ('workload', '4096'), ('workload', '{''M'': 4096}'), ('workload', '{"M": NaN}'),
-('workload', '{"M": 1, "M": 2}'), ('workload', '{"M": 9007199254740993}'),
+('workload', '{"M": 1, "M": 2}'), ('workload', '{"o": {"k": 1, "\u006b": 2}, "k": 3}'),
+('workload', '{"M": 9007199254740993}'),
 -- labels
 ('labels', '{"branch": 1}'), ('labels', '[]'), ('labels', '{"a": {"b": "c"}}'),
 ('labels', '{"a": null}'), ('labels', '{"a": true}'), ('labels', '"main"'), ('labels', '{"release": "2.0"}'),
@@ -202,7 +203,7 @@ VALUES
 ('near', 'k', 'torch', 'NVIDIA A100-SXM4-80GB', '2026-06-02 00:00:02', 'ms', '0', '-0', NULL, NULL),
 ('near', 'k', 'torch', 'NVIDIA A100-SXM4-80GB', '2026-06-02 00:00:03.5-01', 'ms', '1e-400', NULL, '{}', NULL),
 ('near', 'k', 'torch', 'NVIDIA A100-SXM4-80GB', '2026-06-02t00:00:04z', 'ms', '1E+2', NULL, NULL, NULL),
-('near', 'k', 'torch', 'NVIDIA A100-SXM4-80GB', '2026-06-02T00:00:05Z', 'ms', '9007199254.740992', '9223372036854775807', NULL, NULL),
+('near', 'k', 'torch', 'NVIDIA A100-SXM4-80GB', '2026-06-02T00:00:05Z', 'ms', '9007199254.740992', '9007199254740992', NULL, NULL),
 ('near', 'k', 'torch', 'NVIDIA A100-SXM4-80GB', '2026-06-02T00:00:06Z', 'ms', '9000000000000', NULL, NULL, NULL);
 SELECT observed_at, latency_ns, latency_samples, workload_label FROM kernelindex.run_facts
 WHERE harness = 'near' ORDER BY observed_at;
@@ -237,6 +238,13 @@ VALUES ('gpus', 'k', 'torch', 'Acme Accelerator Z10', '2026-08-01T00:00:00Z', 'm
 	('gpus', 'k', 'torch', 'Acme Accelerator Z11', '2026-08-01T00:00:00Z', 'ms', '1');
 SELECT gpu, gpu_vendor, environment_title, count(*) FROM kernelindex.run_facts
 WHERE harness = 'gpus' GROUP BY 1, 2, 3 ORDER BY 1;
+-- Long values are shown cut (200 bytes and "..."), in a NOTICE as in an
+-- error's message and detail; they are stored whole.
+INSERT INTO kernelindex.run_rows (harness, kernel, implementation, gpu, observed_at, unit, median)
+VALUES ('gpus', 'k', 'torch', 'Acme ' || repeat('x', 300), '2026-08-01T00:00:00Z', 'ms', '1');
+SELECT length(gpu) FROM kernelindex.run_facts WHERE harness = 'gpus' AND gpu LIKE 'Acme x%';
+INSERT INTO kernelindex.run_rows (harness, kernel, implementation, gpu, observed_at, unit, median)
+VALUES ('gpus', repeat('k', 300), 'torch', 'Acme Accelerator Z10', '2026-08-01T00:00:00Z', 'ms', repeat('9', 250) || 'x');
 
 -- The COPY target is a view, and always empty.
 SELECT relkind, (SELECT count(*) FROM kernelindex.run_rows) AS rows_left
