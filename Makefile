@@ -47,7 +47,7 @@ DATA_built = sql/$(EXTENSION)--$(EXTVERSION).sql
 DATA = $(filter-out sql/$(EXTENSION)--$(EXTVERSION).sql,$(wildcard sql/$(EXTENSION)--*.sql))
 
 # pg_regress suites: inputs sql/NAME.sql, expected output expected/NAME.out.
-REGRESS = digest canonical units store documents liger liger_catalog chunks bi objects citus_forms welch
+REGRESS = digest canonical units store documents liger liger_catalog chunks bi objects citus_forms welch run_rows
 REGRESS_OPTS = --load-extension=$(EXTENSION)
 
 # The library knows its version (it refuses a database at another one until

@@ -14,6 +14,7 @@
 
 #include "common/jsonapi.h"
 #include "mb/pg_wchar.h"
+#include "miscadmin.h"
 #include "nodes/pg_list.h"
 #include "utils/datetime.h"
 #include "utils/timestamp.h"
@@ -129,38 +130,54 @@ config_object_start(void *state)
 	return KIDX_JSON_OK;
 }
 
-/* JSON walk: leave an object. */
+/* Order of two keys (C strings) of an object. */
+static int
+key_cmp(const ListCell *a, const ListCell *b)
+{
+	return strcmp((const char *) lfirst(a), (const char *) lfirst(b));
+}
+
+/*
+ * JSON walk: leave an object; a key must not repeat in it (jsonb would keep
+ * the last value and drop the other without a word).  Its keys are sorted
+ * and neighbours compared: an object of many keys costs n log n, not n^2.
+ */
 static KIDX_JSON_ACTION
 config_object_end(void *state)
 {
 	JsonCheck *c = (JsonCheck *) state;
+	List	   *keys = c->keys[c->depth];
+	ListCell   *lc;
+	const char *prev = NULL;
 
-	list_free_deep(c->keys[c->depth]);
+	if (c->duplicate_key == NULL && list_length(keys) > 1)
+	{
+		list_sort(keys, key_cmp);
+		foreach(lc, keys)
+		{
+			if (prev != NULL && strcmp(prev, (char *) lfirst(lc)) == 0)
+			{
+				c->duplicate_key = pstrdup(prev);
+				break;
+			}
+			prev = (char *) lfirst(lc);
+		}
+	}
+	list_free_deep(keys);
 	c->keys[c->depth] = NIL;
 	c->depth--;
 	return KIDX_JSON_OK;
 }
 
-/*
- * JSON walk: a key must not repeat in its object (jsonb would keep the last
- * value and drop the other without a word).
- */
+/* JSON walk: keep a key of the open object (config_object_end checks them). */
 static KIDX_JSON_ACTION
 config_field_start(void *state, char *fname, bool isnull)
 {
 	JsonCheck *c = (JsonCheck *) state;
-	ListCell   *lc;
 
+	CHECK_FOR_INTERRUPTS();
 	if (c->duplicate_key != NULL || fname == NULL)
 		return KIDX_JSON_OK;
-	foreach(lc, c->keys[c->depth])
-	{
-		if (strcmp((char *) lfirst(lc), fname) == 0)
-		{
-			c->duplicate_key = pstrdup(fname);
-			return KIDX_JSON_OK;
-		}
-	}
 	c->keys[c->depth] = lappend(c->keys[c->depth], pstrdup(fname));
 	return KIDX_JSON_OK;
 }
@@ -313,6 +330,23 @@ row_timestamp_fault(const char *value, Timestamp *ts)
 	return NULL;
 }
 
+/*
+ * The reason of an RFC 3339 text with a field out of its range, from the
+ * sentence saying which ("The day is not a day of its month.").
+ */
+static const char *
+rfc3339_fault(const char *sentence)
+{
+	char	   *s = psprintf("not a valid date and time (RFC 3339): %s", sentence);
+	char	   *first = s + strlen("not a valid date and time (RFC 3339): ");
+	size_t		len = strlen(s);
+
+	*first = pg_ascii_tolower((unsigned char) *first);
+	if (len > 0 && s[len - 1] == '.')
+		s[len - 1] = '\0';
+	return s;
+}
+
 /* Reason an instant cannot be used; see row_checks.h. */
 const char *
 row_timestamptz_fault(const char *value, TimestampTz *ts)
@@ -321,6 +355,7 @@ row_timestamptz_fault(const char *value, TimestampTz *ts)
 	int			len;
 	int64_t		usec;
 	Rfc3339		r;
+	rfc3339_status status;
 	char	   *v;
 	char		workbuf[MAXDATELEN + MAXDATEFIELDS];
 	char	   *field[MAXDATEFIELDS];
@@ -337,7 +372,8 @@ row_timestamptz_fault(const char *value, TimestampTz *ts)
 		*ts = usec;
 		return NULL;
 	}
-	switch (rfc3339_parse(t, len, &r))
+	status = rfc3339_parse(t, len, &r);
+	switch (status)
 	{
 		case RFC3339_OK:
 			if (!IS_VALID_TIMESTAMP(r.usec))
@@ -347,7 +383,7 @@ row_timestamptz_fault(const char *value, TimestampTz *ts)
 		case RFC3339_SYNTAX:
 			break;
 		default:
-			return "not a valid date and time (RFC 3339)";
+			return rfc3339_fault(rfc3339_status_text(status));
 	}
 
 	/* PostgreSQL's input, for digits, punctuation, offsets and UTC only */

@@ -178,6 +178,7 @@ typedef struct RowsState
 	RwBadRow   *bad;
 	int			nbad;
 	int			capbad;
+	int64		nkept;			/* bad rows quarantined by the statement */
 	MemoryContext row_cxt;		/* reset per row */
 	MemoryContext build_cxt;	/* reset per resource document built */
 } RowsState;
@@ -199,9 +200,39 @@ find_unit(const char *u)
 	return NULL;
 }
 
-/* A statistic as written, in a unit, to whole ns or bytes; a reason if it cannot be. */
+/*
+ * True if a whole number of ns or bytes is one canonical JSON carries: a
+ * double holds it exactly (every number up to 2^53, some above), as the run
+ * layout's writer requires.
+ */
+static bool
+double_carries(int64 v)
+{
+	char		buf[MAXINT8LEN + 1];
+	char		out[JCS_NUMBER_BUFLEN];
+	size_t		outlen;
+	int			len;
+
+	if (v <= (INT64CONST(1) << 53))
+		return true;
+	len = pg_lltoa(v, buf);
+	return jcs_number_from_decimal(buf, len, out, &outlen) == JCS_NUM_OK;
+}
+
+/* True if a number in the JSON grammar is below zero (-0 and -0.0 are not). */
+static bool
+negative(const char *num)
+{
+	return num[0] == '-' && strcspn(num, "123456789") < strcspn(num, "eE");
+}
+
+/*
+ * A statistic as written, in a unit, to whole ns or bytes (what): a reason
+ * if it cannot be.
+ */
 static const char *
-statistic_fault(const char *value, uint32 multiplier, int64 *out, int *sqlstate)
+statistic_fault(const char *value, uint32 multiplier, const char *what, int64 *out,
+				int *sqlstate)
 {
 	const char *t;
 	int			len;
@@ -211,7 +242,7 @@ statistic_fault(const char *value, uint32 multiplier, int64 *out, int *sqlstate)
 	num = pnstrdup(t, len);
 	if (!row_is_json_number(num))
 		return "not a decimal number";
-	if (num[0] == '-' && strcspn(num, "123456789") < strcspn(num, "eE"))
+	if (negative(num))
 	{
 		*sqlstate = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
 		return "negative";
@@ -219,13 +250,20 @@ statistic_fault(const char *value, uint32 multiplier, int64 *out, int *sqlstate)
 	switch (dec_scale_round_int64(num, len, multiplier, out))
 	{
 		case DEC_OK:
-			return NULL;
+			break;
 		case DEC_OUT_OF_RANGE:
 			*sqlstate = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
-			return "too large: its conversion does not fit in bigint";
+			return psprintf("too large: its conversion to %s does not fit in bigint", what);
 		default:
 			return "not a decimal number";
 	}
+	if (!double_carries(*out))
+	{
+		*sqlstate = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
+		return psprintf("its conversion, " INT64_FORMAT " %s, has more digits than a double carries",
+						*out, what);
+	}
+	return NULL;
 }
 
 /* The number of samples: a whole number of at least 0; a reason if not. */
@@ -236,7 +274,7 @@ samples_fault(const char *value, int64 *out, int *sqlstate)
 
 	if (!row_is_json_number(t) || strpbrk(t, ".eE") != NULL)
 		return "not a whole number of samples";
-	if (t[0] == '-')
+	if (negative(t))
 	{
 		*sqlstate = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
 		return "negative";
@@ -245,6 +283,11 @@ samples_fault(const char *value, int64 *out, int *sqlstate)
 	{
 		*sqlstate = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
 		return "too large for bigint";
+	}
+	if (!double_carries(*out))
+	{
+		*sqlstate = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
+		return "more digits than a double carries";
 	}
 	return NULL;
 }
@@ -313,7 +356,12 @@ run_row_fault(char **v, int *column, int *sqlstate, RwMeasures *m)
 	}
 	*column = RW_UNIT;
 	unit = find_unit(row_trimmed(v[RW_UNIT]));
-	if (unit == NULL || unit->metric != m->metric)
+	if (unit != NULL && unit->metric != m->metric)
+		return m->metric == RM_LATENCY ?
+			"a unit of peak_memory, not of latency (s, ms, us or ns); "
+			"a row of peak memory says metric peak_memory" :
+			"a unit of latency, not of peak_memory (B, KiB, MiB, GiB, KB, MB or GB)";
+	if (unit == NULL)
 		return m->metric == RM_LATENCY ?
 			"unknown unit for latency, expected s, ms, us or ns" :
 			"unknown unit for peak_memory, expected B, KiB, MiB, GiB, KB, MB or GB";
@@ -327,7 +375,8 @@ run_row_fault(char **v, int *column, int *sqlstate, RwMeasures *m)
 		*column = RW_MEDIAN + i;
 		reason = RW_MEDIAN + i == RW_SAMPLES ?
 			samples_fault(s, &m->v[i], sqlstate) :
-			statistic_fault(s, unit->multiplier, &m->v[i], sqlstate);
+			statistic_fault(s, unit->multiplier, m->metric == RM_LATENCY ? "ns" : "bytes",
+							&m->v[i], sqlstate);
 		if (reason != NULL)
 			return reason;
 		m->has[i] = true;
@@ -354,9 +403,10 @@ run_row_fault(char **v, int *column, int *sqlstate, RwMeasures *m)
 	if (!m->has[(m->primary == RS_MEDIAN ? RW_MEDIAN : m->primary == RS_MEAN ? RW_MEAN : RW_MIN) - RW_MEDIAN])
 	{
 		*sqlstate = ERRCODE_NOT_NULL_VIOLATION;
-		if (v[RW_PRIMARY_STATISTIC] == NULL || row_is_blank(v[RW_PRIMARY_STATISTIC]))
-			return "no median, mean or min: a row needs the statistic it is compared on";
-		return "the statistic it names has no value in this row";
+		if (v[RW_PRIMARY_STATISTIC] != NULL && !row_is_blank(v[RW_PRIMARY_STATISTIC]))
+			return "the statistic it names has no value in this row";
+		*column = RW_MEDIAN;
+		return "no median, mean or min: a row needs one of them, the statistic it is compared on";
 	}
 
 	if (v[RW_WORKLOAD] != NULL && !row_is_blank(v[RW_WORKLOAD]))
@@ -387,7 +437,7 @@ run_row_fault(char **v, int *column, int *sqlstate, RwMeasures *m)
 static void
 report_bad_row(int64 ord, int column, int sqlstate, const char *reason, char **v)
 {
-#define SHOWN(c) (v[c] ? v[c] : "")
+#define SHOWN(c) row_shown_value(v[c])
 	ereport(ERROR,
 			(errcode(sqlstate),
 			 errmsg("bad value \"%s\" in column %s (row " INT64_FORMAT " of this COPY): %s",
@@ -666,7 +716,7 @@ group_resource(BatchStatement *st, RowsState *rs, char **v, RunRef kind, RunMetr
 					if (isnew)
 						ereport(NOTICE,
 								(errmsg("GPU \"%s\" is not in kernelindex.gpus: stored with product \"%s\" as written",
-										gpu, gpu),
+										row_shown_value(gpu), row_shown_value(gpu)),
 								 errhint("To describe it (vendor, product, form factor, architecture), INSERT INTO kernelindex.gpus before loading; environments already stored keep what they say.")));
 				}
 			}
@@ -834,6 +884,7 @@ quarantine(RowsState *rs)
 					 " pg_catalog.unnest($3), pg_catalog.unnest($4), pg_catalog.unnest($5)) AS u ORDER BY 1",
 					 5, argtypes, args, NULL, false, 0);
 	SPI_finish();
+	rs->nkept += rs->nbad;
 }
 
 /* Before a batch is stored: the bad rows kept so far go with it. */
@@ -983,11 +1034,19 @@ kidx_run_rows_end(PG_FUNCTION_ARGS)
 {
 	TriggerData *td = (TriggerData *) fcinfo->context;
 	BatchStatement *st;
+	RowsState  *rs;
 
 	if (!CALLED_AS_TRIGGER(fcinfo) || !TRIGGER_FIRED_FOR_STATEMENT(td->tg_event))
 		elog(ERROR, "kidx_run_rows_end: not called as a statement trigger");
 	st = batch_statement_end(RelationGetRelid(td->tg_relation));
 	batch_statement_finish(st);
+	rs = (RowsState *) st->path;
+	if (rs->nkept > 0)
+		ereport(WARNING,
+				(errmsg_plural("kernelindex: " INT64_FORMAT " of the " INT64_FORMAT " rows of this statement was not stored: it is kept in kernelindex.rejected_rows",
+							   "kernelindex: " INT64_FORMAT " of the " INT64_FORMAT " rows of this statement were not stored: they are kept in kernelindex.rejected_rows",
+							   rs->nkept, rs->nkept, st->rows),
+				 errdetail("Each is kept verbatim (source run_rows, its columns in fields) with the column, value and reason of its fault.")));
 	MemoryContextDelete(st->cxt);
 	return PointerGetDatum(NULL);
 }

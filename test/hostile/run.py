@@ -87,6 +87,29 @@ LIGER_COLUMNS = ["kernel_name", "kernel_provider", "kernel_operation_mode", "met
                  "y_value_80", "extra_benchmark_config_str", "gpu_name", "timestamp",
                  "liger_version"]
 
+# kernelindex.run_rows, in the interface's order, and its two base rows (a
+# latency row naming every column but metric, a peak-memory row naming few):
+# each case sends one of them with one column changed, given as the CSV
+# header and the INSERT's column list name them.
+RR_COLUMNS = ["harness", "harness_version", "timer", "kernel", "pass", "implementation",
+              "workload", "workload_label", "gpu", "observed_at", "release", "labels", "status",
+              "metric", "unit", "primary_statistic", "median", "p20", "p80", "mean", "stddev",
+              "min", "max", "samples"]
+RR_BASES = {
+    "latency": {"harness": "hostile-bench", "harness_version": "1.2", "timer": "cuda_events",
+                "kernel": "softmax", "pass": "forward", "implementation": "triton",
+                "workload": '{"N": 4096, "dtype": "fp16"}', "workload_label": None,
+                "gpu": "NVIDIA A100-SXM4-80GB", "observed_at": "2042-01-01T00:00:00Z",
+                "release": "0.1", "labels": '{"branch": "main"}', "status": "passed",
+                "unit": "ms", "primary_statistic": "median", "median": "1.25", "p20": "1.2",
+                "p80": "1.3", "mean": "1.26", "stddev": "0.02", "min": "1.19", "max": "1.4",
+                "samples": "100"},
+    "memory": {"harness": "hostile-bench", "kernel": "softmax", "implementation": "triton",
+               "gpu": "NVIDIA H100 80GB HBM3", "observed_at": "2042-01-01T00:00:00Z",
+               "metric": "peak_memory", "unit": "MiB", "median": "512.5"},
+}
+RR_BASE_TIME = "2042-01-01T00:00:00Z"
+
 DOCUMENTS_COPY = ("COPY kernelindex.documents FROM STDIN "
                   "WITH (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x02')")
 LIGER_COPY = "COPY kernelindex.liger_rows FROM STDIN WITH (FORMAT csv, HEADER MATCH)"
@@ -325,6 +348,16 @@ class World:
         self.second += datetime.timedelta(seconds=1)
         row = list(self.liger_rows[base])
         row[13] = self.second.strftime("%Y-%m-%d %H:%M:%S")
+        return row
+
+    def good_rr(self, base, columns=None):
+        """A base run_rows row moved to a second of its own, with every column
+        of columns (None where the base has none)."""
+        self.second += datetime.timedelta(seconds=1)
+        row = dict(RR_BASES[base])
+        row["observed_at"] = self.second.strftime("%Y-%m-%dT%H:%M:%SZ")
+        for c in columns or []:
+            row.setdefault(c, None)
         return row
 
     def deep_depth(self):
@@ -698,6 +731,192 @@ def liger_copy_file_cases(world, group, entry, data, sqlstate, names, desc):
 
         out.append(Case(group, entry, "COPY (%s)" % mode, desc, sqlstate, names, run, probe))
     return out
+
+
+# --- run_rows --------------------------------------------------------------
+
+def rr_columns(*rows):
+    """The columns rows name, in the interface's order."""
+    return [c for c in RR_COLUMNS if any(c in r for r in rows)]
+
+
+def rr_copy_sql(columns):
+    return ("COPY kernelindex.run_rows (%s) FROM STDIN WITH (FORMAT csv, HEADER MATCH)"
+            % ", ".join(columns))
+
+
+def rr_csv(columns, *rows):
+    """A CSV file: the header, then the rows (None: an unquoted empty field, NULL)."""
+    return (",".join(columns) + "\n" +
+            "".join(",".join(csv_field(r.get(c)) for c in columns) + "\n" for r in rows))
+
+
+# A run_rows statement that takes longer has a cost out of proportion to its
+# input (the rows here are at most a few MB): it is cancelled, and the case
+# fails with SQLSTATE 57014.
+RR_TIMEOUT = "60s"
+
+
+def rr_copy(c, columns, *rows):
+    with c.transaction():
+        c.execute("SET LOCAL statement_timeout = '%s'" % RR_TIMEOUT)
+        with c.cursor().copy(rr_copy_sql(columns)) as cp:
+            cp.write(rr_csv(columns, *rows))
+
+
+def rr_insert(c, columns, *rows):
+    one = "(" + ", ".join(["%s"] * len(columns)) + ")"
+    with c.transaction():
+        c.execute("SET LOCAL statement_timeout = '%s'" % RR_TIMEOUT)
+        c.execute("INSERT INTO kernelindex.run_rows (%s) VALUES %s" % (", ".join(columns),
+                                                                        ", ".join([one] * len(rows))),
+                  [r.get(col) for r in rows for col in columns])
+
+
+def rr_cases(world, group, entry, base, bad_row, sqlstate, names, desc):
+    """A bad run_rows row: COPY and INSERT after a good row (alone where its
+    column list leaves out what a good row needs), and both in quarantine mode."""
+    out = []
+    columns = rr_columns(bad_row)
+    alone = (any(c not in columns for c in ("harness", "kernel", "implementation", "gpu",
+                                             "observed_at", "unit"))
+             or not any(c in columns for c in ("median", "mean", "min")))
+
+    def nruns(c):
+        return c.execute("SELECT count(*) FROM kernelindex.runs").fetchone()[0]
+
+    def probe(c, send, p):
+        k = nruns(c)
+        send(c, rr_columns(p) if alone else columns, p)
+        if nruns(c) != k + 1:
+            raise AssertionError("the good row did not become one run")
+
+    nm = fill(names, n=1 if alone else 2)
+    for path, send in (("COPY (error)", rr_copy), ("INSERT (error)", rr_insert)):
+        g = world.good_rr(base, columns)
+        p = world.good_rr(base) if alone else world.good_rr(base, columns)
+        rows = (bad_row,) if alone else (g, bad_row)
+        out.append(Case(group, entry, path, desc, sqlstate, nm,
+                        lambda c, send=send, rows=rows: send(c, columns, *rows),
+                        lambda c, send=send, p=p: probe(c, send, p)))
+    nq = fill(names, n=1)
+    for path, send in (("COPY (quarantine)", rr_copy), ("INSERT (quarantine)", rr_insert)):
+        out.append(Case(group, entry, path, desc, sqlstate, nq,
+                        lambda c, send=send: send(c, columns, bad_row),
+                        quarantine={"row": bad_row, "via": path.split(" ")[0], "source": "run_rows"}))
+    return out
+
+
+def rr_accepted_cases(world, group, entry, base, row, desc):
+    """A run_rows row close to a fault that must still become one run, in both modes."""
+    out = []
+    columns = rr_columns(row)
+    for mode in ("error", "quarantine"):
+        for via, send in (("COPY", rr_copy), ("INSERT", rr_insert)):
+            def accept(c, mode=mode, send=send):
+                before = counts(c)
+                c.execute(sql.SQL("SET LOCAL kernelindex.on_bad_row = {}").format(sql.Literal(mode)))
+                send(c, columns, dict(row, observed_at=world.good_rr(base)["observed_at"])
+                     if row.get("observed_at") == RR_BASE_TIME else row)
+                after = counts(c)
+                if after[0] != before[0] + 1 or after[-1] != before[-1]:
+                    return ["not one run: %s" % diff_counts(before, after)]
+                return []
+            out.append(Case(group, entry, "%s (%s)" % (via, mode), desc, "accepted", [],
+                            None, accept=accept))
+    return out
+
+
+def rr_copy_file_cases(world, group, entry, data, columns, sqlstate, names, desc):
+    """A malformed run_rows CSV file (its COPY's column list given), in both modes."""
+    out = []
+    for mode in ("error", "quarantine"):
+        def run(c, mode=mode):
+            with c.transaction():
+                c.execute(sql.SQL("SET LOCAL kernelindex.on_bad_row = {}").format(sql.Literal(mode)))
+                with c.cursor().copy(rr_copy_sql(columns)) as cp:
+                    cp.write(data)
+
+        def probe(c):
+            rr_copy(c, rr_columns(RR_BASES["latency"]), world.good_rr("latency"))
+
+        out.append(Case(group, entry, "COPY (%s)" % mode, desc, sqlstate, names, run, probe))
+    return out
+
+
+def rr_file_for(world, name):
+    """The malformed CSV files of the run_rows COPY generators: (data, COPY's columns)."""
+    cols = rr_columns(RR_BASES["latency"])
+    good = world.good_rr("latency")
+    row = world.good_rr("latency")
+    body = rr_csv(cols, good)
+    line = rr_csv(cols, row).split("\n", 1)[1]
+    if name == "rr_short_row":
+        return body + line[:-1].rsplit(",", 1)[0] + "\n", cols
+    if name == "rr_long_row":
+        return body + line[:-1] + ",extra\n", cols
+    if name == "rr_bad_header":
+        return body.replace(",median,", ",median_ms,", 1), cols
+    if name == "rr_header_other_order":
+        h = list(cols)
+        h[0], h[1] = h[1], h[0]
+        return ",".join(h) + "\n" + body.split("\n", 1)[1], cols
+    if name == "rr_unterminated_quote":
+        return body + line[:-1] + ',"never closed\n', cols
+    if name == "rr_bad_utf8":
+        row["gpu"] = "NVIDIA \udcff"
+        return (body.encode() + rr_csv(cols, row).split("\n", 1)[1].encode("utf-8", "surrogateescape"),
+                cols)
+    if name == "rr_nul_byte":
+        row["kernel"] = "soft\x00max"
+        return body + rr_csv(cols, row).split("\n", 1)[1], cols
+    if name == "rr_latin1":
+        row["implementation"] = "tritón"
+        return body.encode() + rr_csv(cols, row).split("\n", 1)[1].encode("latin-1"), cols
+    raise KeyError(name)
+
+
+def rr_generated(world, name):
+    """Rows of the run_rows generators: (base, changes, description) each."""
+    big = 4 * 1024 * 1024
+    depth = world.deep_depth() - 8
+    if name == "rr_deep_json":
+        return [(b, {c: '{"B": ' + "[" * d + "]" * d + "}"}, "%s: %s %d levels deep" % (b, c, d + 1))
+                for b in ("latency", "memory") for c in ("workload", "labels") for d in (100, depth)]
+    if name == "rr_huge_number":
+        return [("latency", {c: "1" + "0" * big}, "%s: 1 and %d zeros" % (c, big))
+                for c in ("median", "stddev")]
+    if name == "rr_huge_fraction":
+        return [("latency", {"median": "-0." + "0" * big + "1"}, "median: -0.(%d zeros)1" % big)]
+    if name == "rr_huge_samples":
+        return [("latency", {"samples": "9" * big}, "samples: %d nines" % big)]
+    if name == "rr_huge_exponent":
+        return [("latency", {"median": "1e" + "9" * 4000}, "median: 1e(4000 nines)"),
+                ("latency", {"median": "1e-" + "9" * 4000 + "1"}, "median: 1e-(4000 nines)1 beside a bad p20")]
+    if name == "rr_long_blank":
+        return [("latency", {c: " " * big}, "%s: %d spaces" % (c, big))
+                for c in ("harness", "kernel", "gpu", "unit", "observed_at")]
+    if name == "rr_long_unit":
+        return [("latency", {"unit": "ms" * (big // 2)}, "unit: %d bytes" % big)]
+    if name == "rr_long_time":
+        return [("latency", {"observed_at": "2042-01-01T00:00:00" + "0" * big + "Z"},
+                 "observed_at: %d digits of a second" % big)]
+    if name == "rr_many_labels":
+        out = []
+        for n in (10000, 400000):
+            keys = ", ".join('"k%d": "v%d"' % (i, i) for i in range(n))
+            out.append(("latency", {"labels": "{" + keys + ', "k%d": 1}' % n},
+                        "labels: %d strings, then a number" % n))
+            out.append(("latency", {"labels": "{" + keys + ', "k%d": "again"}' % (n - 1)},
+                        "labels: %d keys, the last twice" % n))
+        return out
+    if name == "rr_many_keys_workload":
+        keys = ", ".join('"p%d": %d' % (i, i) for i in range(400000))
+        return [("latency", {"workload": "{" + keys + ', "p0": 1}'}, "workload: 400000 keys, p0 twice")]
+    if name == "rr_long_labels_string":
+        return [("latency", {"labels": '{"a": "' + "x" * big + '", "b": 2}'},
+                 "labels: a %d-byte string, then a number" % big)]
+    raise KeyError(name)
 
 
 # --- settings --------------------------------------------------------------
@@ -1134,6 +1353,33 @@ def build(world, line):
                                      "%s: %s=%s" % (base, col, shorten(str(value), 40)))
     elif e == "liger_rows COPY":
         cases += liger_copy_file_cases(world, group, e, csv_file_for(world, gen), st, names, gen)
+    elif e == "run_rows":
+        if gen:
+            for base, changes, desc in rr_generated(world, gen):
+                row = dict(RR_BASES[base], **changes)
+                cases += rr_cases(world, group, e, base, row, st, names, desc)
+            return cases
+        m = re.fullmatch(r"(latency|memory|both) (\w+)=(.*)", inp, re.S)
+        bases = ["latency", "memory"] if m.group(1) == "both" else [m.group(1)]
+        col, value = m.group(2), m.group(3)
+        if col not in RR_COLUMNS and col != "omit":
+            sys.exit("catalogue.tsv: run_rows has no column %r" % col)
+        for base in bases:
+            row = dict(RR_BASES[base])
+            if col == "omit":
+                for c in value.split(","):
+                    row.pop(c, None)
+                d = "%s: without %s" % (base, value)
+            else:
+                row[col] = None if value == "NULL" else text_value(world, value)
+                d = "%s: %s=%s" % (base, col, shorten(str(value if value.startswith("sql:") else row[col]), 40))
+            if st == "accepted":
+                cases += rr_accepted_cases(world, group, e, base, row, d)
+            else:
+                cases += rr_cases(world, group, e, base, row, st, names, d)
+    elif e == "run_rows COPY":
+        data, cols = rr_file_for(world, gen)
+        cases += rr_copy_file_cases(world, group, e, data, cols, st, names, gen)
     elif e == "on_bad_row":
         cases += on_bad_row_cases(world, group, e, unescape(inp), st, names, shorten(inp))
     elif e == "settings":
@@ -1218,10 +1464,15 @@ def run_quarantine(conn, case):
             conn.execute("SET LOCAL kernelindex.on_bad_row = 'quarantine'")
             case.run(conn)
             after = counts(conn)
-            got = conn.execute("SELECT row_number, column_name, bad_value, reason, " +
-                               ", ".join('"%s"' % c for c in LIGER_COLUMNS) +
-                               " FROM kernelindex.rejected_rows WHERE id > %s ORDER BY id",
-                               (top,)).fetchall()
+            if case.quarantine.get("source") == "run_rows":
+                got = conn.execute("SELECT row_number, column_name, bad_value, reason, source, fields"
+                                   " FROM kernelindex.rejected_rows WHERE id > %s ORDER BY id",
+                                   (top,)).fetchall()
+            else:
+                got = conn.execute("SELECT row_number, column_name, bad_value, reason, " +
+                                   ", ".join('"%s"' % c for c in LIGER_COLUMNS) +
+                                   " FROM kernelindex.rejected_rows WHERE id > %s ORDER BY id",
+                                   (top,)).fetchall()
             raise psycopg.Rollback()
     except psycopg.Error as e:
         return ["refused in quarantine mode: %s %s" % (e.diag.sqlstate, e.diag.message_primary)], None
@@ -1235,6 +1486,15 @@ def run_quarantine(conn, case):
     for n in case.names:
         if n not in message:
             problems.append("the rejected row does not name %r: %s" % (n, shorten(message, 200)))
+    if case.quarantine.get("source") == "run_rows":
+        source, fields = got[0][4:]
+        want = {k: v for k, v in case.quarantine["row"].items() if v is not None}
+        if source != "run_rows":
+            problems.append("kept with source %r, not 'run_rows'" % source)
+        if fields != want:
+            bad = sorted(k for k in set(fields or {}) | set(want) if (fields or {}).get(k) != want.get(k))
+            problems.append("the row is not kept verbatim in fields: %s" % ", ".join(bad))
+        return problems, message
     kept = list(got[0][4:])
     want = case.quarantine["row"]
     if kept != want:
