@@ -478,7 +478,7 @@ tap() {
 	pg_dir "$dir"
 	mkdir -p "$dir/top/test" "$dir/tmp"
 	cp -r test/t test/data "$dir/top/test/"
-	cp README.md "$dir/top/"
+	cp -r README.md doc "$dir/top/"
 	[ ! -d ../shared ] || cp -r ../shared "$dir/shared"
 	chmod -R a+rX "$dir"
 	[ "$(id -u)" != 0 ] || chown -R postgres: "$dir"
