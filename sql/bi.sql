@@ -1,4 +1,4 @@
--- The views for BI tools (SPEC section 10): what each answers, on a small
+-- The views for BI tools (doc/bi.md): what each answers, on a small
 -- history whose every answer is known.
 \set SHOW_CONTEXT never
 SET datestyle = 'ISO, YMD';
@@ -104,7 +104,7 @@ SELECT c.relname
 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
 WHERE n.nspname = 'kernelindex' AND c.relkind = 'v' ORDER BY 1;
 
--- A read-only role (the README's recipe) reads every view and writes nothing.
+-- A read-only role (doc/bi.md's recipe) reads every view and writes nothing.
 CREATE ROLE kidx_bi_reader NOLOGIN;
 GRANT USAGE ON SCHEMA kernelindex TO kidx_bi_reader;
 GRANT SELECT ON ALL TABLES IN SCHEMA kernelindex TO kidx_bi_reader;

@@ -159,7 +159,7 @@ COMMENT ON COLUMN kernelindex.rejected_rows.source IS 'which CSV format the row 
 COMMENT ON COLUMN kernelindex.rejected_rows.fields IS 'a run_rows row''s columns, verbatim, as an object (the columns its COPY named)';
 
 /* ---------------------------------------------------------------------
- * 6a. Ingestion from any harness: kernelindex.run_rows (SPEC section 7a)
+ * 6a. Ingestion from any harness: kernelindex.run_rows (doc/reference.md, "Any harness")
  *
  *   \copy kernelindex.run_rows (harness, kernel, implementation, gpu,
  *         observed_at, unit, mean, stddev, samples, ...) FROM 'runs.csv'

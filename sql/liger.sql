@@ -1,4 +1,4 @@
--- Liger-Kernel CSV ingestion (SPEC section 7).
+-- Liger-Kernel CSV ingestion (doc/reference.md, "Liger-Kernel ingestion").
 -- Paths are relative to the repository root, where make runs psql.
 \set SHOW_CONTEXT never
 

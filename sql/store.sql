@@ -171,7 +171,7 @@ WHERE x.extname = 'kernelindex'
   AND c.relname ~ '^(protocols|environments|workloads|implementations|comparability_keys|runs|run_[a-z]+)(_id_seq)?$'
 ORDER BY 1;
 
--- The C comparability key is the SPEC's formula, for any digests.
+-- The C comparability key is doc/reference.md's formula ("Comparability"), for any digests.
 SELECT count(*) AS keys, count(*) FILTER (WHERE
 	kidx_comparability_key(p, w, e) = kidx_canonical_digest(jsonb_build_object(
 		'protocol', p::text, 'workload', w::text, 'environment', e::text))) AS equal_to_formula

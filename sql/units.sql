@@ -3,7 +3,7 @@
 -- (for double precision, x::text::numeric: the shortest round-trip decimal).
 \pset null '(null)'
 
--- SPEC section 4's reference values, for each input type.
+-- The reference values of doc/reference.md ("Units"), for each input type.
 SELECT x, kidx_ms_to_ns(x::numeric) AS from_numeric, kidx_ms_to_ns(x) AS from_text,
        kidx_ms_to_ns(x::float8) AS from_float8
 FROM unnest(ARRAY['2.628607988357544', '2.629631996154785', '94.83366394042969',

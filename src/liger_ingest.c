@@ -11,7 +11,8 @@
  * kernelindex.rejected_rows; a good one becomes a run right away:
  *
  * 1. its group (the rows that differ from it only in timestamp and values)
- *	  gives what its runs share (SPEC section 7): the four resource
+ *	  gives what its runs share (doc/reference.md, "Liger-Kernel
+ *	  ingestion"): the four resource
  *	  documents, built once per statement for each distinct protocol,
  *	  workload, environment and implementation, the title, label set,
  *	  benchmark, externalId and name stems; recent groups are remembered
@@ -73,7 +74,7 @@ static const int group_columns[] = {
 /* Groups remembered at once; the cache starts over when it is full. */
 #define LIGER_GROUP_CACHE 16384
 
-/* Liger's name cut (SPEC 7: cut to 100 characters). */
+/* Liger's name cut: 100 characters (doc/reference.md, "Liger-Kernel ingestion"). */
 #define LIGER_NAME_CUT 100
 
 /* Liger's source and status. */
@@ -406,8 +407,8 @@ row_values(bool memory, LigerMeasures *m, RunValues *rv)
 }
 
 /*
- * A group's resources and what its runs share (SPEC section 7), from the
- * catalogs; the documents of resources met before are not built again.
+ * A group's resources and what its runs share (doc/reference.md,
+ * "Liger-Kernel ingestion"), from the catalogs; the documents of resources met before are not built again.
  */
 static RowGroup *
 resolve_group(BatchStatement *st, LigerState *ls, char **col, int64 ord)

@@ -202,7 +202,8 @@ install_dependencies() {
 	if [ "$mode" = test ] && [ ! -f test/oracle/node_modules/canonicalize/package.json ]; then
 		local out=$WORK/npm.log start=$SECONDS
 		log "installing the oracle's npm package canonicalize (npm registry)"
-		(cd test/oracle && npm ci --no-audit --no-fund --loglevel=http 2>&1) \
+		# npm's cache and logs in the run's folder, not in ~/.npm.
+		(cd test/oracle && npm_config_cache=$WORK/npm-cache npm ci --no-audit --no-fund --loglevel=http 2>&1) \
 			| heartbeat npm "$out" \
 			|| { tail -n 20 "$out"; echo "run.sh: npm ci failed in test/oracle (log: $out)" >&2; return 1; }
 		echo "npm: canonicalize installed in $((SECONDS - start)) s"
@@ -353,6 +354,36 @@ failures=""
 # diagnostics); every suite that fails gets its server log errors there.
 DETAILS=""
 
+# Run a command that prints little (the unit and valgrind suites) with a
+# line every TAP_BEAT seconds while it runs, as the TAP tests have: its
+# output goes to the terminal as it comes, and the progress line names the
+# last line it printed.
+beating() {
+	local label=$1 out pid tpid start=$SECONDS last=$SECONDS rc=0 now
+	shift
+	out=$WORK/$label.out
+	: >"$out"
+	"$@" >"$out" 2>&1 &
+	pid=$!
+	tail -n +1 -f --pid="$pid" "$out" &
+	tpid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 1
+		if [ $((SECONDS - last)) -ge "$TAP_BEAT" ]; then
+			now=$(tail -n 1 "$out")
+			[ -n "$now" ] || now="(nothing yet)"
+			printf '   %-24s running, %d s, last line: %s\n' "$label" \
+				$((SECONDS - start)) "${now:0:80}"
+			last=$SECONDS
+		fi
+	done
+	wait "$pid" || rc=$?
+	# (tail ends within a second of the command: --pid.)
+	wait "$tpid" || true
+	rm -f "$out"
+	return "$rc"
+}
+
 # Run one suite; count it and keep going whatever its result.  KIDX_ONLY
 # (names separated by spaces, e.g. "regress change_points tap") runs only
 # the suites it names; unset, every suite runs.
@@ -447,7 +478,7 @@ tap() {
 	pg_dir "$dir"
 	mkdir -p "$dir/top/test" "$dir/tmp"
 	cp -r test/t test/data test/harnesses "$dir/top/test/"
-	cp README.md "$dir/top/"
+	cp -r README.md doc "$dir/top/"
 	[ ! -d ../shared ] || cp -r ../shared "$dir/shared"
 	chmod -R a+rX "$dir"
 	[ "$(id -u)" != 0 ] || chown -R postgres: "$dir"
@@ -576,8 +607,8 @@ export PATH
 
 case "$mode" in
 test)
-	[ -d test/unit ] && suite unit make -s -C test/unit check
-	[ -d test/unit ] && suite valgrind make -s -C test/unit valgrind
+	[ -d test/unit ] && suite unit beating unit make -s -C test/unit check
+	[ -d test/unit ] && suite valgrind beating valgrind make -s -C test/unit valgrind
 	start_cluster
 	suite regress regress
 	# Script suites get a database of their own with the extension created.
@@ -591,8 +622,11 @@ test)
 	suite hostile bash test/hostile/run.sh
 	suite psycopg /usr/bin/python3 test/clients/psycopg_client.py
 	suite bi_clients bi_clients
+	# (The releases are for the TAP upgrade test: built only when tap runs.)
+	if [ -z "${KIDX_ONLY:-}" ] || [[ " $KIDX_ONLY " == *" tap "* ]]; then
+		check releases release_trees
+	fi
 	# shellcheck disable=SC2046
-	check releases release_trees
 	compgen -G "test/t/*.pl" >/dev/null && suite tap tap "$WORK/tap" $(tap_files)
 	stop_cluster
 	report

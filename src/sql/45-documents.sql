@@ -1,5 +1,5 @@
 /* ---------------------------------------------------------------------
- * 5. Documents in and out (SPEC section 8)
+ * 5. Documents in and out (doc/reference.md, "Documents in and out")
  *
  * Every path goes through the run layout in C (src/run_layout.c): a
  * document is checked and split into its parts on the way in, and rebuilt

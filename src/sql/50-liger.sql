@@ -1,5 +1,5 @@
 /* ---------------------------------------------------------------------
- * 6. Ingestion of Liger-Kernel benchmark CSV (SPEC section 7)
+ * 6. Ingestion of Liger-Kernel benchmark CSV (doc/reference.md, "Liger-Kernel ingestion")
  *
  *   \copy kernelindex.liger_rows FROM 'all_benchmark_data.csv'
  *         WITH (FORMAT csv, HEADER MATCH)

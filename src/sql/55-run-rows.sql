@@ -1,5 +1,5 @@
 /* ---------------------------------------------------------------------
- * 6a. Ingestion from any harness: kernelindex.run_rows (SPEC section 7a)
+ * 6a. Ingestion from any harness: kernelindex.run_rows (doc/reference.md, "Any harness")
  *
  *   \copy kernelindex.run_rows (harness, kernel, implementation, gpu,
  *         observed_at, unit, mean, stddev, samples, ...) FROM 'runs.csv'

@@ -1,5 +1,5 @@
 /* ---------------------------------------------------------------------
- * 8. Scale-out on Citus (README "Scaling out with Citus")
+ * 8. Scale-out on Citus (doc/citus.md)
  *
  *   CREATE EXTENSION citus;          -- on the coordinator and every worker
  *   SELECT citus_add_node(...);      -- each worker, on the coordinator

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every benchmark of SPEC section 9, side by side in one run on the cluster
+# Every benchmark of doc/performance.md ("Targets"), side by side in one run on the cluster
 # the libpq variables point at (make bench: test/run.sh starts a throwaway
 # one), ending with one table: figure, target, the figure on each data
 # shape, met.
@@ -12,7 +12,7 @@
 #   (bytes per run, comparable runs, run_document), bi.sh (the BI views,
 #   the dashboard query), each shape in a database of its own, dropped
 #   afterwards; and citus.sh (skipped without Citus) on the shapes of
-#   KIDX_BENCH_CITUS_SHAPES (default all three, as SPEC 9 asks: four
+#   KIDX_BENCH_CITUS_SHAPES (default all three, as the targets ask: four
 #   clusters and two more loads a shape, about 6 minutes each here).
 #
 # Every figure is a ratio measured in this run; a target is met when it is

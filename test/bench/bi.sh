@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# BI views at scale (SPEC sections 9 and 10), on the runs
+# BI views at scale (doc/performance.md, "Targets"; doc/bi.md), on the runs
 # test/bench/ingest.sh left in ${KIDX_BENCH_DB:-kidx_bench}:
 # - a full read of each view (every row and column to the client, as a BI
 #   extract does) against a full read of kernelindex.runs in the same run

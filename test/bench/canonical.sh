@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SPEC 9 benchmark of kidx_canonical_digest: see canonical.sql.
+# Benchmark of kidx_canonical_digest (doc/performance.md, "Targets"): see canonical.sql.
 #
 #   test/bench/canonical.sh
 #
@@ -14,7 +14,7 @@
 #   BENCH_STRICT  1: exit non-zero when a ratio target is not met or the
 #                 digests disagree (default 0: report only)
 # Prints the best time of each contender in ms and the two ratios
-# (SPEC 9 targets: kidx/builtin <= 1.0, plpgsql/kidx >= 20).
+# (targets: kidx/builtin <= 1.0, plpgsql/kidx >= 20).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

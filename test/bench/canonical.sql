@@ -1,4 +1,4 @@
--- SPEC 9 benchmark: kidx_canonical_digest(doc) vs the built-in non-canonical
+-- Benchmark (doc/performance.md, "Targets"): kidx_canonical_digest(doc) vs the built-in non-canonical
 -- sha256(convert_to(doc::text, 'UTF8')) vs a PL/pgSQL canonicalizer, on
 -- documents shaped like the reference records.  Run through canonical.sh
 -- (psql variables: n = number of documents, reps = repetitions, sample =

@@ -1,4 +1,4 @@
--- A canonicalizer written in PL/pgSQL, the comparison point of SPEC 9
+-- A canonicalizer written in PL/pgSQL, the comparison point of doc/performance.md ("Targets")
 -- ("kidx_canonical_digest ... at least 20x faster than a canonicalizer written
 -- in PL/pgSQL").  Created in pg_temp, so it lives only for the session.
 --
@@ -12,7 +12,7 @@
 --   - numbers: integers below 1e15 as jsonb prints them, others through the
 --     shortest round-trip double (float8out, needs extra_float_digits >= 1,
 --     the default) reformatted as ECMAScript Number::toString; a number the
---     double cannot carry exactly (SPEC 3) raises 22003.
+--     double cannot carry exactly (doc/reference.md, "Canonical JSON and digests") raises 22003.
 -- Set-based per level (string_agg), recursion per nested container.
 
 CREATE FUNCTION pg_temp.bench_shortest_big(d float8, m text) RETURNS text

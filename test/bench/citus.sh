@@ -12,7 +12,7 @@
 # Both hold the same runs and give the same speedups (count and an
 # order-independent hash of every row compared).  Skipped, saying so, where
 # Citus is not installed.  The figures are recorded with result() for the
-# table of `make bench`, against SPEC 9's Citus targets (issue 19): the
+# table of `make bench`, against the Citus targets of doc/performance.md (issue 19): the
 # load at most 1.5x one server, a full read of speedups at most 2x, the
 # dashboard query at most 5x.  The coordinator's plan of the dashboard
 # query is printed: where the views are pushed down to the shards, each

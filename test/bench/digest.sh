@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SPEC section 9: a btree index build on 1,000,000 kidx_digest values is no
+# doc/performance.md, "Targets": a btree index build on 1,000,000 kidx_digest values is no
 # slower than the same on uuid, and the index is at most 0.6x the size of the
 # same digests stored as text.  Side by side in one run, best of 3,
 # interleaved.  Needs a database with the extension (libpq variables).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The benchmarks' data (SPEC section 9): N rows of Liger CSV made from the
+# The benchmarks' data (doc/performance.md, "Targets"): N rows of Liger CSV made from the
 # upstream file (../shared's all_benchmark_data.csv; test/data's sample when
 # ../shared is absent, saying so), in one of three shapes:
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Ingestion benchmark (SPEC section 9), side by side in one run, on one data
+# Ingestion benchmark (doc/performance.md, "Targets"), side by side in one run, on one data
 # shape (KIDX_BENCH_SHAPE: a, b or c, see generate.sh; the file in
 # KIDX_BENCH_CSV, else LIGER_BENCH_ROWS rows, default 1,000,000, made here):
 #

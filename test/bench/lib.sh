@@ -25,7 +25,7 @@ WITH RECURSIVE t(rel) AS (
 )
 SELECT rel::text FROM t ORDER BY rel::text COLLATE \"C\""
 
-# The data shapes (SPEC section 9), by letter: what test/bench/generate.sh
+# The data shapes (doc/performance.md, "Targets"), by letter: what test/bench/generate.sh
 # makes of the upstream file.
 shape_name() {
 	case "$1" in

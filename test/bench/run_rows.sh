@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Any harness by COPY (SPEC sections 7a and 9; issue 25): LIGER_BENCH_ROWS
+# Any harness by COPY (doc/reference.md, "Any harness"; doc/performance.md, "Targets"; issue 25): LIGER_BENCH_ROWS
 # harness-neutral rows (default 1,000,000) COPYed into kernelindex.run_rows,
-# varied as SPEC 9 asks (every row new in its workload or its GPU: five
+# varied as the targets ask (every row new in its workload or its GPU: five
 # kernels, four implementations, six GPUs, three dtypes and a size that
 # grows every 20 rows; mean, stddev, min, max and samples in ms, a release
 # every 100,000 rows), against a plain COPY of the same file into an

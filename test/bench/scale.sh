@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Loads of any size (SPEC section 9, "Scale"; issue 27): the same kind of
+# Loads of any size (doc/performance.md, "Targets", scale; issue 27): the same kind of
 # varied Liger rows (shape c of generate.sh: almost every row a new workload
 # and comparability key, the shape a statement keeps the most of) loaded by
 # one COPY at LIGER_BENCH_ROWS rows (default 1,000,000) and at

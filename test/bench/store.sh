@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Store benchmark (SPEC section 9), on the runs test/bench/ingest.sh left in
+# Store benchmark (doc/performance.md, "Targets"), on the runs test/bench/ingest.sh left in
 # ${KIDX_BENCH_DB:-kidx_bench}, with their documents as jsonb in table
 # bench_documents (made here from kernelindex.documents when absent):
 # - bytes per stored run: kernelindex.runs (heap and indexes) and its share

@@ -11,7 +11,7 @@
 // Constraints imposed by PostgreSQL jsonb, honoured here:
 //   - no U+0000 anywhere (jsonb rejects \u0000), no lone surrogates;
 //   - every number is a decimal that a double carries exactly in the sense of
-//     SPEC 3: its value equals the value of String(x) for the double x it
+//     doc/reference.md, "Canonical JSON and digests": its value equals the value of String(x) for the double x it
 //     parses to (normally it *is* String(x); unless --plain-numbers is given,
 //     about 6% are respelled as an equal decimal: 1E2, 100.0, 1.50, 0.1e3, -0);
 //   - no NaN / Infinity;
@@ -497,7 +497,8 @@ function fromTree(v) {
 
 // ---------------------------------------------------------------- self-check
 // Every number token must have the same decimal value as String(Number(tok)),
-// i.e. be a value the double carries exactly in the sense of SPEC 3.
+// i.e. be a value the double carries exactly in the sense of doc/reference.md,
+// "Canonical JSON and digests".
 function decKey(tok) {
   let s = tok.replace(/^-/, '');
   let e = 0;

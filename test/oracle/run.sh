@@ -10,7 +10,8 @@
 #   ORACLE_SEED   generator seed (default 42)
 #   ORACLE_COUNT  number of documents (default 10000)
 #   ORACLE_REJECT 1 (default) also checks that numbers a double cannot carry
-#                 are rejected with SQLSTATE 22003 (SPEC 3); 0 skips that.
+#                 are rejected with SQLSTATE 22003 (doc/reference.md,
+#                 "Canonical JSON and digests"); 0 skips that.
 #   ORACLE_KEEP   directory to keep the generated files in (default: temp, removed)
 #
 # Output: the first 5 mismatches (line numbers are lines of docs.jsonl), and
@@ -33,12 +34,17 @@ else
 fi
 command -v node >/dev/null 2>&1 || { echo "oracle: node not found" >&2; exit 2; }
 
+# npm's cache and logs go to a folder of its own under TMPDIR (the run's
+# folder in `make test`), removed after, never to the caller's ~/.npm.
 if [ ! -f "$here/node_modules/canonicalize/package.json" ]; then
-  if ! npm_out=$(cd "$here" && npm ci --no-audit --no-fund 2>&1); then
+  npm_cache=$(mktemp -d "${TMPDIR:-/tmp}/kidx-npm.XXXXXX")
+  if ! npm_out=$(cd "$here" && npm_config_cache=$npm_cache npm ci --no-audit --no-fund 2>&1); then
     echo "oracle: npm ci failed in $here:" >&2
     printf '%s\n' "$npm_out" | tail -n 20 >&2
+    rm -rf "$npm_cache"
     exit 2
   fi
+  rm -rf "$npm_cache"
 fi
 
 if [ -n "${ORACLE_KEEP:-}" ]; then
@@ -151,7 +157,7 @@ FROM (SELECT *, pg_temp.oracle_diffpos(expected, coalesce(got, '')) AS p
 ORDER BY n;
 
 \if :reject
--- SPEC 3: a number the double cannot carry exactly enough to print back the
+-- doc/reference.md, "Canonical JSON and digests": a number the double cannot carry exactly enough to print back the
 -- same decimal value is an error with SQLSTATE 22003, wherever it sits.
 -- (1152921504606846976 is 2^60 exactly, but prints back as
 -- 1152921504606847000, a different jsonb value that would get the same

@@ -110,7 +110,8 @@ is($node->safe_psql('racing', $snapshot), $once, 'four racing loads end with exa
 no_duplicates('racing', 'four racing loads');
 
 # Two overlapping files (the first two thirds, the last two thirds) at the
-# same moment: together they are the whole file, loaded once (SPEC 7).
+# same moment: together they are the whole file, loaded once (doc/architecture.md,
+# "Invariants": loads are idempotent).
 my @lines = split /\n/, slurp_file($csv);
 my $header = shift @lines;
 my $third = int(@lines / 3);

@@ -214,7 +214,7 @@ like($coord->safe_psql('postgres', $definitions),
 # pg_dist_shard and pg_dist_placement have them all.
 is($coord->safe_psql('postgres', q{SELECT count(*) FROM citus_tables WHERE table_name::text LIKE 'kernelindex.%'}),
 	'0', 'citus_tables lists none of the tables of kernelindex (they belong to an extension)');
-# (README's query; its rows sorted here, whatever the collation.)
+# (doc/citus.md's query; its rows sorted here, whatever the collation.)
 my $shards = q{SELECT s.logicalrelid::regclass AS table_name, count(DISTINCT s.shardid) AS shards,
        string_agg(DISTINCT n.nodename || ':' || n.nodeport, ', ') AS nodes
 FROM pg_dist_shard s
@@ -547,11 +547,11 @@ unlike($rd, qr/\|f\|/, '... each of which digests to its run');
 
 # --- Routed BI query by key --------------------------------------------------
 
-# The BI views expose the key as text, which Citus cannot route (README);
+# The BI views expose the key as text, which Citus cannot route (doc/citus.md);
 # a BI query for one comparability key routed to its shard is written over
 # runs with the key as kidx_digest: here the speedups of one key (each run
 # of a non-reference implementation against the reference's latest run of
-# the same release, else of any release), as README shows it.
+# the same release, else of any release), as doc/citus.md shows it.
 my $routed = q{WITH f AS (
 	SELECT r.digest, r.observed_at, r.latency_ns, r.peak_bytes, i.provider,
 		COALESCE(pv.is_reference, false) AS is_reference, l.release
@@ -618,7 +618,7 @@ $single->safe_psql('postgres', 'CREATE DATABASE docs');
 $single->safe_psql('docs', 'CREATE EXTENSION kernelindex');
 # Fifty of the bundles again, through ingest_bundles(), from a literal
 # array: on Citus a transaction that has read runs in parallel cannot write
-# the reference tables the runs refer to (README).
+# the reference tables the runs refer to (doc/citus.md).
 my @jsonl = split /\n/, slurp_file($jsonl);
 my $bundles = 'SELECT kernelindex.ingest_bundles(ARRAY['
   . join(', ', map { "\$kidx\$$_\$kidx\$" } @jsonl[ 0 .. 49 ]) . ']::jsonb[])';
@@ -923,7 +923,7 @@ is($coord->safe_psql('restored', $layout), $distributed, 'distribute() again: th
 # --- A third worker, and the shards rebalanced -----------------------------
 
 # (shard_transfer_mode block_writes: the default, logical replication, needs
-# wal_level = logical on every node; README.)
+# wal_level = logical on every node; doc/citus.md.)
 $worker3->safe_psql('postgres', 'CREATE EXTENSION citus');
 $coord->safe_psql('postgres', "SELECT citus_add_node('127.0.0.1', " . $worker3->port . ')');
 {

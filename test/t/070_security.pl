@@ -16,7 +16,7 @@
 #     it fail rather than adopt the hostile object.
 # (b) Volatility, strictness, parallel safety, SECURITY DEFINER/INVOKER,
 #     leakproofness and SET options of every function, against the table
-#     below (the one README shows); no SECURITY DEFINER function.
+#     below (the one doc/reference.md shows); no SECURITY DEFINER function.
 # (c) Every privilege PUBLIC has on the extension's schema, tables, views,
 #     sequences, functions and type (defaults counted), against the list
 #     below.
@@ -755,11 +755,11 @@ $node->safe_psql('postgres', 'CREATE DATABASE sec');
 $node->safe_psql('sec', 'CREATE EXTENSION kernelindex');
 
 # signature | volatility | strict | parallel | security | leakproof | language | SET,
-# from the table of README.md's "Function attributes and privileges", the one
-# place they are stated.
-my $readme = slurp_file("$top/README.md");
-my ($attr_section) = $readme =~ /^### Function attributes and privileges\n(.*?)^#/ms
-  or die "README.md has no section \"Function attributes and privileges\"";
+# from the table of doc/reference.md's "Function attributes and privileges",
+# the one place they are stated.
+my $reference = slurp_file("$top/doc/reference.md");
+my ($attr_section) = $reference =~ /^## Function attributes and privileges\n(.*?)^#/ms
+  or die "doc/reference.md has no section \"Function attributes and privileges\"";
 my $expected_functions = '';
 for my $row (grep { /^\| `/ } split /\n/, $attr_section)
 {
@@ -767,7 +767,7 @@ for my $row (grep { /^\| `/ } split /\n/, $attr_section)
 	my $set = $cell[7] // '';
 	$expected_functions .= join(' | ', @cell[ 0 .. 6 ]) . ' |' . ($set ne '' ? " $set" : '') . "\n";
 }
-note "README.md states the attributes of " . (() = $expected_functions =~ /\n/g) . " functions";
+note "doc/reference.md states the attributes of " . (() = $expected_functions =~ /\n/g) . " functions";
 
 my $functions = hq('sec', q{
 SELECT p.oid::regprocedure::text || ' | '
@@ -784,7 +784,7 @@ JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid
 JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'kernelindex'
 ORDER BY p.oid::regprocedure::text COLLATE "C"});
 note "functions of the extension (signature | volatility | strict | parallel | security | leakproof | language | SET):\n$functions";
-is("$functions\n", $expected_functions, 'every function has the volatility, strictness, parallel safety, security, leakproofness and settings README.md states');
+is("$functions\n", $expected_functions, 'every function has the volatility, strictness, parallel safety, security, leakproofness and settings doc/reference.md states');
 my @definer = grep { / \| definer \| / } split /\n/, $functions;
 is(scalar @definer, 0, 'no function is SECURITY DEFINER') or diag join("\n", @definer);
 
@@ -986,11 +986,11 @@ for my $stage ('none', 'usage', 'select_runs')
 }
 
 # ----------------------------------------------------------------------
-# (e) A loader with the grants README.md gives: it loads, and removes nothing
+# (e) A loader with the grants doc/reference.md gives: it loads, and removes nothing
 # ----------------------------------------------------------------------
 
 my ($loader_grants) = $attr_section =~ /^(GRANT USAGE ON SCHEMA kernelindex TO kidx_loader;.*?)^```/ms
-  or die 'README.md has no loader recipe (GRANT ... TO kidx_loader)';
+  or die 'doc/reference.md has no loader recipe (GRANT ... TO kidx_loader)';
 $node->safe_psql('postgres', 'CREATE DATABASE loader');
 $node->safe_psql('loader', 'CREATE EXTENSION kernelindex; CREATE ROLE kidx_loader LOGIN');
 $node->safe_psql('loader', $loader_grants);
@@ -1002,7 +1002,7 @@ my @loads = (
 for my $l (@loads)
 {
 	my ($ret, $o, $e) = $node->psql('loader', $l->[1], connstr => $node->connstr('loader') . ' user=kidx_loader');
-	is($ret, 0, "kidx_loader (README's grants): $l->[0] loads") or diag $e;
+	is($ret, 0, "kidx_loader (doc/reference.md's grants): $l->[0] loads") or diag $e;
 }
 # The same loads by the owner, in a database of their own: the same runs.
 $node->safe_psql('postgres', 'CREATE DATABASE loader_ref');

@@ -196,7 +196,7 @@ pg_versions() {
 	done
 }
 
-# README's build lines ("Install from the packages"), word for word: the
+# README's build lines ("Install", "From the packages"), word for word: the
 # build tools and the server headers of the PostgreSQL installed (so that
 # nothing of PostgreSQL is upgraded), then dpkg-buildpackage in a copy of
 # the clone ($b), so that the clone is left as it was.  The copy itself
