@@ -2,7 +2,7 @@
  *
  * run_rows.c
  *	  COPY of any harness's results into kernelindex.run_rows: one run a
- *	  row, in the harness-neutral columns of README ("Any harness"):
+ *	  row, in the harness-neutral columns of doc/reference.md ("Any harness"):
  *
  *	    harness, harness_version, timer, kernel, pass, implementation,
  *	    workload, workload_label, gpu, observed_at, release, labels, status,

@@ -1,5 +1,5 @@
 /* ---------------------------------------------------------------------
- * 7. Views for BI tools (SPEC section 10)
+ * 7. Views for BI tools (doc/bi.md; doc/reference.md, "Views")
  *
  * Plain types only (text, bigint, integer, numeric, double precision,
  * timestamptz, boolean): digests as text, times in ns and ms, memory in
