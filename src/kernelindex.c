@@ -21,7 +21,7 @@ void		_PG_init(void);
 
 int			kidx_on_bad_row = KIDX_ON_BAD_ROW_ERROR;
 int			kidx_load_memory = 64 * 1024;
-double		kidx_change_max_p = 0.001;
+double		kidx_change_max_p = 0.05;
 double		kidx_change_min_shift = 0.05;
 int			kidx_change_min_points = 6;
 double		kidx_change_noise_floor = 3.0;
@@ -67,7 +67,7 @@ _PG_init(void)
 							 "of a series only if the p-value of its rank statistic, over every "
 							 "split the segment allows, is at most this.",
 							 &kidx_change_max_p,
-							 0.001,
+							 0.05,
 							 0.0,
 							 1.0,
 							 PGC_USERSET,

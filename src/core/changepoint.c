@@ -20,6 +20,7 @@
 #include "changepoint.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +30,11 @@
 #define SQRT_HALF 0.70710678118654752440084436210484903928483593768847
 /* The consistency constant of the median absolute deviation. */
 #define MAD_SCALE 1.4826
+/*
+ * The longest segment step 7b searches for a block (its search is
+ * quadratic: about 2 million blocks, a few milliseconds, at this length).
+ */
+#define CP_BLOCK_MAX 2000
 /* How many steps of a loop between two ticks. */
 #define TICK_STEPS 4096
 
@@ -51,7 +57,7 @@ typedef struct CpWork
 {
 	CpPair	   *pairs;			/* n */
 	double	   *rank;			/* n: the rank of x[a + j] at j */
-	double	   *scratch;		/* n: medians */
+	double	   *scratch;		/* n + 1: medians, prefix sums of ranks */
 	CpRange    *stack;			/* n + 1 */
 } CpWork;
 
@@ -100,7 +106,7 @@ work_parts(void *work, int64_t n, CpWork *w)
 	w->rank = (double *) p;
 	p += sizeof(double) * (size_t) n;
 	w->scratch = (double *) p;
-	p += sizeof(double) * (size_t) n;
+	p += sizeof(double) * ((size_t) n + 1);
 	w->stack = (CpRange *) p;
 }
 
@@ -110,9 +116,9 @@ cp_work_size(int64_t n)
 {
 	size_t		per = sizeof(CpPair) + 2 * sizeof(double) + sizeof(CpRange);
 
-	if (n < 0 || (uint64_t) n >= SIZE_MAX / per - 1)
+	if (n < 0 || (uint64_t) n >= SIZE_MAX / per - 2)
 		return 0;
-	return per * (size_t) n + sizeof(CpRange);
+	return per * (size_t) n + sizeof(CpRange) + sizeof(double);
 }
 
 /* The median of v[0..n), reordering v; 0 for no values. */
@@ -222,6 +228,7 @@ test_segment(const double *x, const double *noise, int64_t a, int64_t b,
 			tick(tick_arg);
 	}
 	split->c = c;
+	split->ties = ties;
 	split->k = b - min_points;
 	for (k = a + min_points; k <= b - min_points; k++)
 	{
@@ -263,6 +270,164 @@ test_segment(const double *x, const double *noise, int64_t a, int64_t b,
 		tick(tick_arg);
 }
 
+/* The median of x[a..b), through the scratch space. */
+static double
+median_of(const double *x, int64_t a, int64_t b, CpWork *w)
+{
+	memcpy(w->scratch, x + a, sizeof(double) * (size_t) (b - a));
+	return cp_median(w->scratch, b - a);
+}
+
+/* |after - before| / |before|: +infinity when before alone is 0. */
+static double
+relative_shift(double before, double after)
+{
+	double		shift = after - before;
+
+	if (before != 0.0)
+		return fabs(shift) / fabs(before);
+	return (shift != 0.0) ? INFINITY : 0.0;
+}
+
+/*
+ * Step 6's sigma for the segment [a, b), without the differences across
+ * k1 and k2 (k2 = -1 for none).
+ */
+static double
+segment_sigma(const double *x, const double *noise, int64_t a, int64_t b,
+			  int64_t k1, int64_t k2, CpWork *w)
+{
+	double		sigma_series;
+	double		sigma_own;
+	int64_t		nd = 0;
+	int64_t		j;
+
+	for (j = a; j < b - 1; j++)
+		if (j + 1 != k1 && j + 1 != k2)
+			w->scratch[nd++] = fabs(x[j + 1] - x[j]);
+	sigma_series = MAD_SCALE * cp_median(w->scratch, nd) * SQRT_HALF;
+	nd = 0;
+	for (j = a; j < b; j++)
+		if (!isnan(noise[j]))
+			w->scratch[nd++] = noise[j];
+	sigma_own = cp_median(w->scratch, nd);
+	return (sigma_series > sigma_own) ? sigma_series : sigma_own;
+}
+
+/*
+ * Step 3b: the split of [a, b) with the fewest points on the wrong side of
+ * the midpoint of the medians either side of k (before the split on the
+ * later median's side, from it on the earlier's), the nearest to k among
+ * equals, then the smallest; k itself when the medians are equal.
+ */
+static int64_t
+locate_split(const double *x, int64_t a, int64_t b, int64_t k,
+			 int64_t min_points, CpWork *w)
+{
+	double		ml = median_of(x, a, k, w);
+	double		mr = median_of(x, k, b, w);
+	double		mid;
+	bool		up = mr > ml;
+	int64_t		wrong_before = 0;
+	int64_t		left_after = 0;
+	int64_t		best = k;
+	int64_t		best_cost = -1;
+	int64_t		j;
+
+	if (ml == mr)
+		return k;
+	mid = (ml + mr) / 2.0;
+	/* points of the earlier median's side, from the first split on */
+	for (j = a; j < b; j++)
+		if (up ? x[j] < mid : x[j] > mid)
+			left_after++;
+	for (j = a; j <= b - min_points; j++)
+	{
+		if (j >= a + min_points)
+		{
+			int64_t		cost = wrong_before + left_after;
+
+			if (best_cost < 0 || cost < best_cost ||
+				(cost == best_cost && llabs(j - k) < llabs(best - k)))
+			{
+				best_cost = cost;
+				best = j;
+			}
+		}
+		/* x[j] moves from the later part to the earlier one */
+		if (up ? x[j] > mid : x[j] < mid)
+			wrong_before++;
+		if (up ? x[j] < mid : x[j] > mid)
+			left_after--;
+	}
+	return best;
+}
+
+/*
+ * Step 7b, the block search: of every block [i, j) of [a, b) with at least
+ * min_points points inside and on either side outside it, the one whose
+ * ranks (those of test_segment, still in w->rank, and its tie sum) are
+ * most unlike the rest's; its ends into *bi and *bj, and its p-value
+ * 2 K2 Q(c2) (K2 the number of blocks) returned.
+ */
+static double
+best_block(int64_t a, int64_t b, int64_t min_points, double ties, CpWork *w,
+		   int64_t *bi, int64_t *bj, cp_tick_fn tick, void *tick_arg)
+{
+	int64_t		m = b - a;
+	double		md = (double) m;
+	double		tie_term = (md + 1.0) - ties / (md * (md - 1.0));
+	double	   *prefix = w->scratch;
+	double		c2 = 0.0;
+	double		pairs = 0.0;
+	int64_t		i;
+	int64_t		j;
+	int			pass;
+
+	prefix[0] = 0.0;
+	for (j = 0; j < m; j++)
+		prefix[j + 1] = prefix[j] + w->rank[j];
+	*bi = a + min_points;
+	*bj = a + 2 * min_points;
+	/* Two passes: the maximum, then the first block (by i, then j) at it. */
+	for (pass = 0; pass < 2; pass++)
+	{
+		for (i = min_points; i <= m - 2 * min_points; i++)
+		{
+			for (j = i + min_points; j <= m - min_points; j++)
+			{
+				double		n1 = (double) (j - i);
+				double		v = n1 * (md - n1) / 12.0 * tie_term;
+				double		z;
+
+				if (pass == 0)
+					pairs += 1.0;
+				if (!(v > 0.0))
+					continue;
+				z = fabs((prefix[j] - prefix[i] - n1 * (md + 1.0) / 2.0) / sqrt(v));
+				if (pass == 0)
+				{
+					if (z > c2)
+						c2 = z;
+				}
+				else if (z >= c2 * (1.0 - 1e-12))
+				{
+					double		bonferroni = 2.0 * pairs * (erfc(c2 * SQRT_HALF) / 2.0);
+
+					*bi = a + i;
+					*bj = a + j;
+					if (c2 <= 1.0 || bonferroni > 1.0)
+						return 1.0;
+					return bonferroni;
+				}
+			}
+			if (tick && i % 64 == 0)
+				tick(tick_arg);
+		}
+	}
+	return 1.0;
+}
+
 /* Steps 1 to 6 for one segment (the exported form, for tests). */
 void
 cp_test_segment(const double *x, const double *noise, int64_t a, int64_t b,
@@ -296,6 +461,15 @@ cp_segment(const double *x, const double *noise, int64_t n,
 	{
 		CpRange		seg = w.stack[--top];
 		CpSplit		split;
+		int64_t		k;
+		int64_t		bi;
+		int64_t		bj;
+		double		before;
+		double		after;
+		double		inner;
+		double		outer;
+		double		sigma;
+		double		p2;
 
 		if (tick)
 			tick(tick_arg);
@@ -304,19 +478,62 @@ cp_segment(const double *x, const double *noise, int64_t n,
 			continue;
 		test_segment(x, noise, seg.a, seg.b, min_points, &w, &split,
 					 tick, tick_arg);
-		if (!(split.p <= settings->max_p &&
-			  split.rel >= settings->min_shift &&
-			  fabs(split.after - split.before) >= settings->noise_floor * split.sigma))
+		/* 3b. The split located by the midpoint of the medians. */
+		k = locate_split(x, seg.a, seg.b, split.k, min_points, &w);
+		before = median_of(x, seg.a, k, &w);
+		after = median_of(x, k, seg.b, &w);
+		sigma = segment_sigma(x, noise, seg.a, seg.b, k, -1, &w);
+		if (split.p <= settings->max_p &&
+			relative_shift(before, after) >= settings->min_shift &&
+			fabs(after - before) >= settings->noise_floor * sigma)
+		{
+			out[count].pos = k;
+			out[count].p = split.p;
+			count++;
+			/* one segment becomes two: top <= count + 1 */
+			w.stack[top].a = k;
+			w.stack[top].b = seg.b;
+			top++;
+			w.stack[top].a = seg.a;
+			w.stack[top].b = k;
+			top++;
 			continue;
-		out[count].pos = split.k;
-		out[count].p = split.p;
-		count++;
-		/* each accepted split replaces one segment by two: top <= count + 1 */
-		w.stack[top].a = split.k;
+		}
+
+		/*
+		 * 7b. No single split: a block unlike the rest of the segment (a
+		 * change and its return), in segments of at most CP_BLOCK_MAX
+		 * points (the search is quadratic).
+		 */
+		if (seg.b - seg.a < 3 * min_points || seg.b - seg.a > CP_BLOCK_MAX)
+			continue;
+		p2 = best_block(seg.a, seg.b, min_points, split.ties, &w, &bi, &bj,
+						tick, tick_arg);
+		bi = locate_split(x, seg.a, bj, bi, min_points, &w);
+		bj = locate_split(x, bi, seg.b, bj, min_points, &w);
+		inner = median_of(x, bi, bj, &w);
+		memcpy(w.scratch, x + seg.a, sizeof(double) * (size_t) (bi - seg.a));
+		memcpy(w.scratch + (bi - seg.a), x + bj, sizeof(double) * (size_t) (seg.b - bj));
+		outer = cp_median(w.scratch, (bi - seg.a) + (seg.b - bj));
+		sigma = segment_sigma(x, noise, seg.a, seg.b, bi, bj, &w);
+		if (!(p2 <= settings->max_p &&
+			  relative_shift(outer, inner) >= settings->min_shift &&
+			  fabs(inner - outer) >= settings->noise_floor * sigma))
+			continue;
+		out[count].pos = bi;
+		out[count].p = p2;
+		out[count + 1].pos = bj;
+		out[count + 1].p = p2;
+		count += 2;
+		/* one segment becomes three: top <= count + 1 still */
+		w.stack[top].a = bj;
 		w.stack[top].b = seg.b;
 		top++;
+		w.stack[top].a = bi;
+		w.stack[top].b = bj;
+		top++;
 		w.stack[top].a = seg.a;
-		w.stack[top].b = split.k;
+		w.stack[top].b = bi;
 		top++;
 	}
 	if (count == 0)

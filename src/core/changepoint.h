@@ -36,13 +36,35 @@
  *	  |x_{i+1} - x_i| for a <= i < b - 1, i + 1 != k*) / sqrt(2), sigma_own
  *	  = the median of the own noises s_i, a <= i < b, that are given (the
  *	  median of no values is 0).
+ * 3b. Location: with m_l, m_r the medians of x_a..x_{k*-1} and
+ *	  x_{k*}..x_{b-1} (m_l != m_r) and mid = (m_l + m_r) / 2, k* becomes the
+ *	  k, a + L <= k <= b - L, with the fewest points on the wrong side of
+ *	  mid (before k on m_r's side, from k on on m_l's), the nearest to k*
+ *	  among equals, then the smallest.  (The rank statistic's maximum
+ *	  drifts towards the middle of a long segment; this does not.)  Steps
+ *	  5 and 6 use the located k*; p stays step 4's.
  * 7. The split is accepted when p <= max_p, rel >= min_shift and |shift|
  *	  >= noise_floor sigma: a change at k* with p-value p, and the same
  *	  procedure on [a, k*) and [k*, b).  Otherwise (or when m < 2L) the
- *	  segment is final.
+ *	  segment is final, unless step 7b accepts a block.
+ * 7b. Two splits (circular binary segmentation, Olshen et al. 2004), for a
+ *	  segment not split by step 7 with 3L <= m <= CP_BLOCK_MAX (2000): of
+ *	  every block [i, j) with i - a >= L, j - i >= L and b - j >= L, z_ij
+ *	  = (S_ij - n1 (m + 1) / 2) / sqrt(V), n1 = j - i, n2 = m - n1, S_ij
+ *	  the sum of the block's ranks (step 1's), V as in step 2; c2 = max
+ *	  |z_ij|, (i*, j*) the first (by i, then j) with |z| >= c2 (1 -
+ *	  1e-12); p2 = 1 when c2 <= 1, else min(1, 2 K2 Q(c2)), K2 the number
+ *	  of blocks.  i* is located as step 3b on [a, j*), then j* on [i*, b);
+ *	  inner and outer are the medians of the block and of the rest, sigma
+ *	  as step 6 without the two differences across i* and j*.  Accepted
+ *	  as step 7 (outer before, inner after): changes at i* and j*, both
+ *	  with p2, and the same procedure on [a, i*), [i*, j*) and [j*, b).  A
+ *	  change and its return inside one segment leave both sides of any
+ *	  single split alike; a block sees them.
  *
  * Work is O(m log m) per segment examined (one sort for the ranks, one
- * for each median).  Segments are kept on an explicit stack (no
+ * for each median), and O(m^2) for step 7b's blocks (at most CP_BLOCK_MAX
+ * points).  Segments are kept on an explicit stack (no
  * recursion).
  *
  * This file is free of PostgreSQL headers; it needs only C99 and libc.
@@ -92,6 +114,7 @@ typedef struct CpSplit
 	double		after;			/* median from k* */
 	double		rel;			/* |after - before| / |before| */
 	double		sigma;			/* max(sigma_series, sigma_own) */
+	double		ties;			/* T, the tie sum of the segment's values */
 } CpSplit;
 
 /* Called now and then during the work (to check for a cancel). */

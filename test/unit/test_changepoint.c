@@ -32,7 +32,7 @@
 #define UNIT_RNG_SEED UINT64_C(0xA4093822299F31D0)
 #include "unit.h"
 
-#define MAX_N 600
+#define MAX_N 2001
 
 static double xs[MAX_N];
 static double noises[MAX_N];
@@ -270,14 +270,15 @@ test_one_step(void)
 
 /*
  * Two steps.  Up, then part of the way back: both found where they are.  A
- * staircase (two steps up): the first split of the whole series is at 39,
- * not 40 (the middle level's points rank in the middle of the segment, so
- * the rank sum barely moves across them and the standardized statistic,
- * whose variance shrinks towards the ends, peaks at the jitter's 39), and
- * [39, 60) has one point of the middle level: the changes are 20 and 39.
- * Up and back to the same level: at no split do the two sides differ in
- * rank enough (|z| about 3.1 over 49 candidates): no change.  A Python
- * transcription of the method answers the same for all three.
+ * staircase (two steps up): the rank statistic's maximum over the whole
+ * series is at 39, not 40 (the middle level's points rank in the middle of
+ * the segment, so the rank sum barely moves across them), and step 3b
+ * locates it at 40, where the fewest points are on the wrong side of the
+ * midpoint of the medians; then [0, 40) splits at 20.  Up and back to the
+ * same level: no single split sees it (|z| about 3.1 over 49 candidates),
+ * step 7b's block [20, 40) does (p2 3.4e-7, both ends).  The Python
+ * reference (test/changepoints/reference.py) answers the same for all
+ * three, to the p-values' last digits.
  */
 static void
 test_two_steps(void)
@@ -306,17 +307,51 @@ test_two_steps(void)
 	fill(20, 40, 130.0);
 	fill(40, 60, 170.0);
 	nc = run(60, &defaults);
-	check(nc == 2 && changes[0].pos == 20 && changes[1].pos == 39,
+	check(nc == 2 && changes[0].pos == 20 && changes[1].pos == 40,
 		  "staircase: %lld changes, at %lld", (long long) nc, (long long) changes[nc > 1].pos);
 	if (nc == 2)
-		check(close_to(changes[0].p, 2.62355766613102e-06, 1e-9) &&
+		check(close_to(changes[0].p, 1.8275359842037713e-06, 1e-9) &&
 			  close_to(changes[1].p, 1.3190678539496154e-08, 1e-9) &&
-			  changes[1].points_before == 19 && changes[1].points_after == 21,
+			  changes[1].points_before == 20 && changes[1].points_after == 20,
 			  "staircase: p %.17g %.17g", changes[0].p, changes[1].p);
 	fill(0, 20, 100.0);
 	fill(20, 40, 150.0);
 	fill(40, 60, 100.0);
-	check(run(60, &defaults) == 0, "up and back: no change");
+	nc = run(60, &defaults);
+	check(nc == 2 && changes[0].pos == 20 && changes[1].pos == 40,
+		  "up and back: %lld changes, at %lld", (long long) nc, (long long) changes[nc > 1].pos);
+	if (nc == 2)
+		check(close_to(changes[0].p, 3.36109405516795e-07, 1e-9) &&
+			  changes[1].p == changes[0].p &&
+			  changes[0].level_before < changes[0].level_after &&
+			  changes[1].level_after < changes[1].level_before,
+			  "up and back: p %.17g %.17g", changes[0].p, changes[1].p);
+}
+
+/*
+ * Step 7b searches segments of at most 2000 points (CP_BLOCK_MAX): a
+ * block of 20 points 50% up in the middle of 2000 points is found (both
+ * ends), in 2001 it is not (no single split sees it).
+ */
+static void
+test_block_max(void)
+{
+	int			n;
+
+	for (n = 2000; n <= 2001; n++)
+	{
+		int64_t		nc;
+
+		fill(0, n, 100.0);
+		fill(990, 1010, 150.0);
+		no_noise(n);
+		nc = run(n, &defaults);
+		if (n == 2000)
+			check(nc == 2 && changes[0].pos == 990 && changes[1].pos == 1010,
+				  "block in %d points: %lld changes", n, (long long) nc);
+		else
+			check(nc == 0, "block in %d points: %lld changes", n, (long long) nc);
+	}
 }
 
 /* The L boundary: 2L - 1 points are never split, 2L may be. */
@@ -411,7 +446,7 @@ test_random(void)
 
 	for (round = 0; round < n_rounds; round++)
 	{
-		int64_t		n = 12 + (int64_t) rndn(MAX_N - 12);
+		int64_t		n = 12 + (int64_t) rndn(600 - 12);
 		int64_t		l = 1 + (int64_t) rndn(8);
 		int64_t		step = (int64_t) rndn((uint32_t) n);
 		int			grid = 1 + (int) rndn(50);
@@ -473,6 +508,7 @@ main(void)
 	test_one_step();
 	test_two_steps();
 	test_l_boundary();
+	test_block_max();
 	test_random();
 	test_work_size();
 	printf("%ld passed, %ld failed\n", passed, failed);
