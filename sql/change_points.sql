@@ -43,6 +43,23 @@ FROM (SELECT i, kernelindex.change_point((CASE WHEN i < 20 THEN 100 WHEN i < 40 
 	  FROM generate_series(0, 59) i) s
 WHERE p IS NOT NULL ORDER BY i;
 
+-- A change and its return (100, 150, back to 100; 20 points each).  At
+-- the default change_max_p (0.05) the split at 20 passes already (p
+-- 0.016; the rest's median lies between the levels), then [20, 60) splits
+-- at 40.  At 0.001 no single split passes, and step 7b's block search
+-- finds both ends, with one p-value.
+CREATE TEMP TABLE up_and_back AS
+SELECT i, (CASE WHEN i BETWEEN 20 AND 39 THEN 150 ELSE 100 END) + 0.01 * ((i * 7) % 11) + 1e-6 * i AS v
+FROM generate_series(0, 59) i;
+SELECT i, to_char(p, '9.9999EEEE') AS p
+FROM (SELECT i, kernelindex.change_point(v, NULL) OVER (ORDER BY i) AS p FROM up_and_back) s
+WHERE p IS NOT NULL ORDER BY i;
+SET kernelindex.change_max_p = 0.001;
+SELECT i, to_char(p, '9.9999EEEE') AS p
+FROM (SELECT i, kernelindex.change_point(v, NULL) OVER (ORDER BY i) AS p FROM up_and_back) s
+WHERE p IS NOT NULL ORDER BY i;
+RESET kernelindex.change_max_p;
+
 -- One partition per series; each computed once.
 SELECT g, i, p IS NOT NULL AS change
 FROM (SELECT g, i, kernelindex.change_point(CASE WHEN i < 10 * g THEN 100 ELSE 300 END
@@ -62,19 +79,22 @@ RESET kernelindex.change_max_p;
 -- and a NULL row takes no place: with row 15 NULL the series is 15 points
 -- then 14, and the split before row 14 has the same |z| as the split
 -- before row 16 (the rank of row 14, the highest of the first level, is
--- 15 of 29, the mean rank, and n1 n2 = 14 * 15 either way): the smallest
--- split wins, and the change is reported on row 14.
+-- 15 of 29, the mean rank, and n1 n2 = 14 * 15 either way): the rank
+-- statistic's first maximum is row 14, and step 3b (the fewest points on
+-- the wrong side of the midpoint of the medians) locates the change on
+-- row 16, the first point of the second level.
 SELECT i, p IS NOT NULL AS change
 FROM (SELECT i, kernelindex.change_point(CASE WHEN i = 15 THEN NULL ELSE v END, NULL)
 		OVER (ORDER BY i) AS p FROM step) s
 WHERE p IS NOT NULL;
 
 -- The settings change the answer.  A series of 12 points, 6 and 6: p =
--- 2 * Q(sqrt(108 / 13)) = 0.0039477518569034591, refused at the default
--- change_max_p = 0.001, accepted at 0.01.
+-- 2 * Q(sqrt(108 / 13)) = 0.0039477518569034591, refused at
+-- change_max_p = 0.001, accepted at 0.01 (and at the default, 0.05).
 CREATE TEMP TABLE short AS
 SELECT i, (CASE WHEN i < 6 THEN 100 ELSE 200 END) + 0.01 * ((i * 7) % 11) + 1e-6 * i AS v
 FROM generate_series(0, 11) i;
+SET kernelindex.change_max_p = 0.001;
 SELECT count(p) AS changes FROM (SELECT kernelindex.change_point(v, NULL) OVER (ORDER BY i) AS p FROM short) s;
 SET kernelindex.change_max_p = 0.01;
 SELECT i, abs(p - 0.0039477518569034591) <= 1e-12 * 0.0039477518569034591 AS as_known
