@@ -160,6 +160,11 @@ my %call = (
 	'public.kidx_digest_smaller(public.kidx_digest,public.kidx_digest)' => 'SELECT public.kidx_digest_smaller(%D1%, %D2%)',
 	'public.kidx_digest_larger(public.kidx_digest,public.kidx_digest)' => 'SELECT public.kidx_digest_larger(%D1%, %D2%)',
 	'public.min(public.kidx_digest)' => 'SELECT public.min(digest) FROM kernelindex.runs',
+	# window functions: over a few literal rows
+	'kernelindex.change_point(double precision,double precision)' =>
+	  'SELECT kernelindex.change_point(t.x, NULL) OVER (ORDER BY t.x) FROM (VALUES (1.0::double precision), (2.0)) t(x)',
+	'kernelindex.change_point_levels(double precision,double precision)' =>
+	  'SELECT kernelindex.change_point_levels(t.x, NULL) OVER (ORDER BY t.x) FROM (VALUES (1.0::double precision), (2.0)) t(x)',
 	'public.max(public.kidx_digest)' => 'SELECT public.max(digest) FROM kernelindex.runs',
 	'public.kidx_digest_to_bytea(public.kidx_digest)' => 'SELECT public.kidx_digest_to_bytea(%D1%)',
 	'public.kidx_digest_from_bytea(bytea)' => 'SELECT public.kidx_digest_from_bytea(public.kidx_digest_to_bytea(%D1%))',
