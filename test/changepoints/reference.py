@@ -1,0 +1,183 @@
+"""Reference implementation of kernelindex's change-point method.
+
+An independent implementation, in Python with numpy and scipy, of the method
+the C window function kernelindex.change_point(value, noise) implements
+(binary segmentation with a Mann-Whitney rank statistic, SPEC section 10,
+written from the method's text, not from the C): test/sql/change_points.sh
+runs the same series through both and requires the same change positions,
+with p-values equal to a relative 1e-9.
+
+A series is the points x_0..x_{n-1} in series order, each with an optional
+own noise s_i (a standard deviation estimate >= 0, or NaN for NULL).  For a
+segment [a, b) of m = b - a >= 2L points:
+
+ 1. r_i, the mid-ranks of the segment's values (ties share the mean of their
+    ranks, 1..m); T = sum over groups of equal values of t^3 - t.
+ 2. For each split k, a+L <= k <= b-L: n1 = k-a, n2 = b-k, W = the sum of
+    r_i over a <= i < k, E = n1(m+1)/2, V = n1 n2/12 ((m+1) - T/(m(m-1)));
+    z_k = (W - E)/sqrt(V), 0 where V = 0.
+ 3. c = max |z_k|; k* = the smallest k with |z_k| >= c (1 - 1e-12).
+ 4. K = m - 2L + 1, t0 = L/m; p = 1 when c <= 1, else the smallest of 1,
+    the Bonferroni bound 2 K Q(c) and the approximation of James, James and
+    Siegmund (1987), c phi(c) (1 - 1/c^2) ln(((1-t0)/t0)^2) + 4 phi(c)/c.
+ 5. before, after: the medians of x_a..x_{k*-1} and x_{k*}..x_{b-1};
+    shift = after - before, rel = |shift|/|before| (infinite when before is 0
+    and shift is not, 0 when both are).
+ 6. sigma = max(1.4826 median(|x_{i+1} - x_i|, a <= i < b-1, i+1 != k*)
+    / sqrt(2), the median of the segment's non-NULL s_i, 0 when none).
+ 7. Accepted when p <= max_p, rel >= min_shift and |shift| >= noise_floor
+    sigma: a change at k* with p; then [a, k*) and [k*, b) likewise.
+
+change_points() answers the accepted changes as (k, p) in position order.
+"""
+
+import math
+
+import numpy as np
+
+# The settings' defaults (kernelindex.change_max_p, change_min_shift,
+# change_min_points, change_noise_floor).
+DEFAULTS = {"max_p": 0.001, "min_shift": 0.05, "min_points": 6, "noise_floor": 3.0}
+
+_SQRT2 = math.sqrt(2.0)
+_INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
+
+
+def mid_ranks(seg):
+    """The mid-ranks (1..m) of seg's values and T = sum of t^3 - t over ties."""
+    m = len(seg)
+    order = np.argsort(seg, kind="mergesort")
+    s = seg[order]
+    # group boundaries in the sorted values: [starts[g], ends[g])
+    new = np.empty(m, dtype=bool)
+    new[0] = True
+    np.not_equal(s[1:], s[:-1], out=new[1:])
+    starts = np.flatnonzero(new)
+    ends = np.append(starts[1:], m)
+    t = (ends - starts).astype(np.float64)
+    # ranks start+1 .. end: their mean is (start + 1 + end) / 2
+    group_rank = (starts + 1 + ends) / 2.0
+    ranks = np.empty(m, dtype=np.float64)
+    ranks[order] = np.repeat(group_rank, ends - starts)
+    tie = float(np.sum(t * t * t - t))
+    return ranks, tie
+
+
+def p_value(c, m, min_points):
+    """The p-value of the maximum |z| = c over the K = m - 2L + 1 splits."""
+    if c <= 1.0:
+        return 1.0
+    k = m - 2 * min_points + 1
+    t0 = min_points / m
+    phi = math.exp(-0.5 * c * c) * _INV_SQRT_2PI
+    bonferroni = 2.0 * k * (0.5 * math.erfc(c / _SQRT2))
+    jjs = c * phi * (1.0 - 1.0 / (c * c)) * math.log(((1.0 - t0) / t0) ** 2) + 4.0 * phi / c
+    return min(1.0, bonferroni, jjs)
+
+
+def best_split(x, a, b, min_points):
+    """Steps 1-4 on [a, b): (k*, c, p)."""
+    seg = x[a:b]
+    m = b - a
+    ranks, tie = mid_ranks(seg)
+    n1 = np.arange(min_points, m - min_points + 1, dtype=np.float64)
+    n2 = m - n1
+    # W by a running sum in index order (the ranks are halves of integers:
+    # every partial sum is exact)
+    w = np.cumsum(ranks)[min_points - 1:m - min_points]
+    e = n1 * (m + 1) / 2.0
+    v = n1 * n2 / 12.0 * ((m + 1) - tie / (m * (m - 1.0)))
+    z = np.zeros_like(v)
+    pos = v > 0
+    z[pos] = (w[pos] - e[pos]) / np.sqrt(v[pos])
+    absz = np.abs(z)
+    c = float(absz.max())
+    j = int(np.flatnonzero(absz >= c * (1.0 - 1e-12))[0])
+    return a + min_points + j, c, p_value(c, m, min_points)
+
+
+def relative_shift(before, after):
+    """|after - before| / |before|: infinite when before is 0 alone, 0 when both."""
+    shift = after - before
+    if before == 0.0:
+        return math.inf if shift != 0.0 else 0.0
+    return abs(shift) / abs(before)
+
+
+def segment_sigma(x, s, a, b, k):
+    """Step 6: the larger of the series' own noise and the points' noise."""
+    d = np.abs(np.diff(x[a:b]))
+    d = np.delete(d, k - a - 1)
+    sigma_series = 1.4826 * float(np.median(d)) / _SQRT2
+    own = s[a:b]
+    own = own[~np.isnan(own)]
+    sigma_own = float(np.median(own)) if len(own) else 0.0
+    return max(sigma_series, sigma_own)
+
+
+def change_points(x, s=None, max_p=DEFAULTS["max_p"], min_shift=DEFAULTS["min_shift"],
+                  min_points=DEFAULTS["min_points"], noise_floor=DEFAULTS["noise_floor"]):
+    """The accepted changes of series x (own noise s, NaN for NULL): [(k, p)]."""
+    x = np.asarray(x, dtype=np.float64)
+    n = len(x)
+    s = np.full(n, np.nan) if s is None else np.asarray(s, dtype=np.float64)
+    if not np.all(np.isfinite(x)):
+        raise ValueError("values must be finite")
+    if np.any(s < 0):
+        raise ValueError("noise must be >= 0")
+    found = []
+    todo = [(0, n)]
+    while todo:
+        a, b = todo.pop()
+        if b - a < 2 * min_points:
+            continue
+        k, c, p = best_split(x, a, b, min_points)
+        before = float(np.median(x[a:k]))
+        after = float(np.median(x[k:b]))
+        shift = after - before
+        rel = relative_shift(before, after)
+        sigma = segment_sigma(x, s, a, b, k)
+        if p <= max_p and rel >= min_shift and abs(shift) >= noise_floor * sigma:
+            found.append((k, p))
+            todo.append((a, k))
+            todo.append((k, b))
+    found.sort()
+    return found
+
+
+def change_points_rows(values, noises, **settings):
+    """As change_points, on rows whose value may be None (not a point of the
+    series): the changes as (row index, p), row indexes into values."""
+    rows = [i for i, v in enumerate(values) if v is not None]
+    x = np.array([values[i] for i in rows], dtype=np.float64)
+    s = np.array([np.nan if noises[i] is None else noises[i] for i in rows], dtype=np.float64)
+    return [(rows[k], p) for k, p in change_points(x, s, **settings)]
+
+
+def _selftest():
+    """A few cases worked by hand."""
+    # ranks with ties: 1, 2.5, 2.5, 4; T = 2^3 - 2 = 6
+    r, t = mid_ranks(np.array([1.0, 5.0, 5.0, 7.0]))
+    assert list(r) == [1.0, 2.5, 2.5, 4.0] and t == 6.0, (r, t)
+    # a clean step of 30 points at 15: found exactly, nothing else
+    x = np.r_[np.full(15, 100.0), np.full(15, 120.0)] + np.tile([0.0, 0.5, -0.5], 10)
+    cp = change_points(x)
+    assert [k for k, _ in cp] == [15], cp
+    # equal values: no split (V = 0 everywhere, c = 0, p = 1)
+    assert change_points(np.full(40, 3.0)) == []
+    # 20 points can never reach p <= 0.001 (c at most 3.78 with L = 6)
+    x = np.r_[np.full(10, 100.0), np.full(10, 200.0)] + np.arange(20) * 1e-3
+    k, c, p = best_split(x, 0, 20, 6)
+    assert k == 10 and abs(c - 50 / math.sqrt(175)) < 1e-12 and p > 0.001, (k, c, p)
+    # the own noise alone can refuse a split: 20% shift, noise 10% of the level
+    x = np.r_[np.full(30, 100.0), np.full(30, 120.0)] + np.tile([0.0, 0.3, -0.3], 20)
+    assert [k for k, _ in change_points(x)] == [30]
+    assert change_points(x, np.full(60, 10.0)) == []
+    # rows with a None value are not points: positions are rows
+    v = [100.0] * 15 + [None] + [130.0] * 15
+    assert [k for k, _ in change_points_rows(v, [None] * 31)] == [16]
+
+
+if __name__ == "__main__":
+    _selftest()
+    print("reference: self-test passed")
