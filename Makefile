@@ -29,13 +29,15 @@ OBJS = \
 	src/run_rows.o \
 	src/releases.o \
 	src/stats.o \
+	src/change_points.o \
 	src/core/runfmt.o \
 	src/core/release.o \
 	src/core/jcs.o \
 	src/core/decimal.o \
 	src/core/digesttext.o \
 	src/core/liger_label.o \
-	src/core/stats.o
+	src/core/stats.o \
+	src/core/changepoint.o
 
 # The install script of the version in development is generated from the
 # numbered parts in src/sql, so that its file name carries the version from
@@ -47,7 +49,7 @@ DATA_built = sql/$(EXTENSION)--$(EXTVERSION).sql
 DATA = $(filter-out sql/$(EXTENSION)--$(EXTVERSION).sql,$(wildcard sql/$(EXTENSION)--*.sql))
 
 # pg_regress suites: inputs sql/NAME.sql, expected output expected/NAME.out.
-REGRESS = digest canonical units store documents liger liger_catalog chunks bi objects citus_forms welch
+REGRESS = digest canonical units store documents liger liger_catalog chunks bi objects citus_forms welch change_points
 REGRESS_OPTS = --load-extension=$(EXTENSION)
 
 # The library knows its version (it refuses a database at another one until

@@ -20,4 +20,10 @@ extern int	kidx_on_bad_row;
 /* kernelindex.load_memory: what a load statement collects before storing it, in kB. */
 extern int	kidx_load_memory;
 
+/* kernelindex.change_*: the settings of the change-point method (doc/change-points.md). */
+extern double kidx_change_max_p;
+extern double kidx_change_min_shift;
+extern int	kidx_change_min_points;
+extern double kidx_change_noise_floor;
+
 #endif							/* KERNELINDEX_H */
