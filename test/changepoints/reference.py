@@ -29,6 +29,29 @@ segment [a, b) of m = b - a >= 2L points:
     sigma: a change at k* with p; then [a, k*) and [k*, b) likewise.
 
 change_points() answers the accepted changes as (k, p) in position order.
+
+proposed=True adds two steps that are NOT the contract (a proposal, measured
+by score.py --proposed; the suite runs the contract alone):
+
+ 3b. Location: with m_l, m_r the medians of x_a..x_{k*-1} and x_{k*}..x_{b-1}
+     (m_l != m_r) and mid = (m_l + m_r)/2, k* becomes the k, a+L <= k <= b-L,
+     with the fewest points on the wrong side of mid (before k on m_r's
+     side, from k on on m_l's: x > mid is m_r's side when m_r > m_l), the
+     nearest to k* among equals, then the smallest.  The rank statistic's
+     argmax drifts towards the middle of a long segment; this does not.
+ 7b. Two splits (circular binary segmentation, Olshen et al. 2004): where
+     the split of [a, b) is not accepted and m >= 3L, every block [i, j)
+     with i-a >= L, j-i >= L and b-j >= L against the rest of the segment:
+     z_ij = (S_ij - n1(m+1)/2)/sqrt(V) with n1 = j-i, n2 = m-n1, S_ij the
+     sum of r over the block, V as in step 2; c2 = max |z_ij|, (i*, j*)
+     the first (by i, then j) with |z| >= c2 (1 - 1e-12); p2 = 1 when
+     c2 <= 1, else min(1, 2 K2 Q(c2)), K2 the number of blocks; inner and
+     outer the medians of the block and of the rest, rel and shift between
+     them (outer as before), sigma as step 6 without the two differences
+     across i* and j*.  Accepted as step 7: changes at i* and j*, both with
+     p2; then [a, i*), [i*, j*) and [j*, b).  A regression followed by its
+     fix (or any up-then-down) inside one segment leaves both sides' medians
+     alike, so that a single split never sees it.
 """
 
 import math
@@ -104,10 +127,11 @@ def relative_shift(before, after):
     return abs(shift) / abs(before)
 
 
-def segment_sigma(x, s, a, b, k):
-    """Step 6: the larger of the series' own noise and the points' noise."""
+def segment_sigma(x, s, a, b, k, k2=None):
+    """Step 6: the larger of the series' own noise and the points' noise
+    (without the differences across k, and k2 where given)."""
     d = np.abs(np.diff(x[a:b]))
-    d = np.delete(d, k - a - 1)
+    d = np.delete(d, [k - a - 1] if k2 is None else [k - a - 1, k2 - a - 1])
     sigma_series = 1.4826 * float(np.median(d)) / _SQRT2
     own = s[a:b]
     own = own[~np.isnan(own)]
@@ -115,9 +139,54 @@ def segment_sigma(x, s, a, b, k):
     return max(sigma_series, sigma_own)
 
 
+def refine_split(x, a, b, k, min_points):
+    """Step 3b (proposed): the split with the fewest points on the wrong
+    side of the midpoint of the two medians, the nearest to k among equals."""
+    ml = float(np.median(x[a:k]))
+    mr = float(np.median(x[k:b]))
+    if ml == mr:
+        return k
+    mid = (ml + mr) / 2.0
+    seg = x[a:b]
+    right_side = seg > mid if mr > ml else seg < mid
+    left_side = seg < mid if mr > ml else seg > mid
+    wrong_before = np.concatenate(([0], np.cumsum(right_side)))
+    from_end = np.concatenate(([0], np.cumsum(left_side)))
+    j = np.arange(min_points, b - a - min_points + 1)
+    cost = wrong_before[j] + (from_end[-1] - from_end[j])
+    cand = j[cost == cost.min()] + a
+    return int(cand[np.argmin(np.abs(cand - k))])
+
+
+def best_block(x, a, b, min_points):
+    """Step 7b (proposed): the block [i*, j*) most unlike the rest of [a, b),
+    and its p-value: (i*, j*, p2)."""
+    m = b - a
+    ranks, tie = mid_ranks(x[a:b])
+    prefix = np.concatenate(([0.0], np.cumsum(ranks)))
+    i = np.arange(min_points, m - 2 * min_points + 1)[:, None]
+    j = np.arange(2 * min_points, m - min_points + 1)[None, :]
+    n1 = (j - i).astype(np.float64)
+    valid = n1 >= min_points
+    n2 = m - n1
+    v = n1 * n2 / 12.0 * ((m + 1) - tie / (m * (m - 1.0)))
+    total = prefix[np.broadcast_to(j, valid.shape)] - prefix[np.broadcast_to(i, valid.shape)]
+    use = valid & (v > 0)
+    z = np.zeros(valid.shape)
+    z[use] = (total[use] - n1[use] * (m + 1) / 2.0) / np.sqrt(v[use])
+    absz = np.abs(z)
+    c2 = float(absz.max())
+    ii, jj = np.argwhere(absz >= c2 * (1.0 - 1e-12))[0]
+    pairs = int(valid.sum())
+    p2 = 1.0 if c2 <= 1.0 else min(1.0, 2.0 * pairs * (0.5 * math.erfc(c2 / _SQRT2)))
+    return a + min_points + int(ii), a + 2 * min_points + int(jj), p2
+
+
 def change_points(x, s=None, max_p=DEFAULTS["max_p"], min_shift=DEFAULTS["min_shift"],
-                  min_points=DEFAULTS["min_points"], noise_floor=DEFAULTS["noise_floor"]):
-    """The accepted changes of series x (own noise s, NaN for NULL): [(k, p)]."""
+                  min_points=DEFAULTS["min_points"], noise_floor=DEFAULTS["noise_floor"],
+                  proposed=False):
+    """The accepted changes of series x (own noise s, NaN for NULL): [(k, p)]
+    (proposed: with steps 3b and 7b, not the contract)."""
     x = np.asarray(x, dtype=np.float64)
     n = len(x)
     s = np.full(n, np.nan) if s is None else np.asarray(s, dtype=np.float64)
@@ -132,6 +201,8 @@ def change_points(x, s=None, max_p=DEFAULTS["max_p"], min_shift=DEFAULTS["min_sh
         if b - a < 2 * min_points:
             continue
         k, c, p = best_split(x, a, b, min_points)
+        if proposed:
+            k = refine_split(x, a, b, k, min_points)
         before = float(np.median(x[a:k]))
         after = float(np.median(x[k:b]))
         shift = after - before
@@ -141,6 +212,15 @@ def change_points(x, s=None, max_p=DEFAULTS["max_p"], min_shift=DEFAULTS["min_sh
             found.append((k, p))
             todo.append((a, k))
             todo.append((k, b))
+        elif proposed and b - a >= 3 * min_points:
+            i, j, p2 = best_block(x, a, b, min_points)
+            inner = float(np.median(x[i:j]))
+            outer = float(np.median(np.concatenate((x[a:i], x[j:b]))))
+            sigma = segment_sigma(x, s, a, b, i, j)
+            if p2 <= max_p and relative_shift(outer, inner) >= min_shift and \
+                    abs(inner - outer) >= noise_floor * sigma:
+                found += [(i, p2), (j, p2)]
+                todo += [(a, i), (i, j), (j, b)]
     found.sort()
     return found
 
