@@ -256,6 +256,22 @@ def _selftest():
     # rows with a None value are not points: positions are rows
     v = [100.0] * 15 + [None] + [130.0] * 15
     assert [k for k, _ in change_points_rows(v, [None] * 31)] == [16]
+    # up then down (a regression and its fix) inside a long series: the
+    # contract sees nothing (both sides' medians alike), the proposed
+    # two-split step finds both ends
+    wiggle = np.tile([0.0, 0.4, -0.4, 0.2, -0.2], 24)
+    x = 100.0 + wiggle
+    x[50:62] += 20.0
+    assert change_points(x) == [], change_points(x)
+    assert [k for k, _ in change_points(x, proposed=True)] == [50, 62]
+    # a change near the end of a long segment with noise: the rank argmax is
+    # 4 points off (so in 20 of 200 seeds), the proposed location (fewest
+    # points on the wrong side of the midpoint) exact
+    rng = np.random.default_rng(28)
+    x = np.r_[np.full(240, 100.0), np.full(22, 113.0)] * (1 + 0.03 * rng.standard_normal(262))
+    k_rank = best_split(x, 0, 262, 6)[0]
+    k = refine_split(x, 0, 262, k_rank, 6)
+    assert k_rank == 236 and k == 240, (k_rank, k)
 
 
 if __name__ == "__main__":

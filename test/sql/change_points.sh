@@ -47,6 +47,7 @@ chmod 755 "$dir"
 trap 'rm -rf "$dir"' EXIT
 start=$(date +%s)
 
+"$python" test/changepoints/reference.py
 "$python" test/changepoints/generate.py "$dir" --step "$steps" --drift "$others" --null "$others"
 chmod 644 "$dir"/*.csv
 echo "change_points: $(wc -l <"$dir/points.csv") points written in $(($(date +%s) - start)) s"
