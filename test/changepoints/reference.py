@@ -45,7 +45,8 @@ by score.py --proposed; the suite runs the contract alone):
      z_ij = (S_ij - n1(m+1)/2)/sqrt(V) with n1 = j-i, n2 = m-n1, S_ij the
      sum of r over the block, V as in step 2; c2 = max |z_ij|, (i*, j*)
      the first (by i, then j) with |z| >= c2 (1 - 1e-12); p2 = 1 when
-     c2 <= 1, else min(1, 2 K2 Q(c2)), K2 the number of blocks; inner and
+     c2 <= 1, else min(1, 2 K2 Q(c2)), K2 the number of blocks; then i*
+     located as step 3b on [a, j*), and j* as step 3b on [i*, b); inner and
      outer the medians of the block and of the rest, rel and shift between
      them (outer as before), sigma as step 6 without the two differences
      across i* and j*.  Accepted as step 7: changes at i* and j*, both with
@@ -214,6 +215,8 @@ def change_points(x, s=None, max_p=DEFAULTS["max_p"], min_shift=DEFAULTS["min_sh
             todo.append((k, b))
         elif proposed and b - a >= 3 * min_points:
             i, j, p2 = best_block(x, a, b, min_points)
+            i = refine_split(x, a, j, i, min_points)
+            j = refine_split(x, i, b, j, min_points)
             inner = float(np.median(x[i:j]))
             outer = float(np.median(np.concatenate((x[a:i], x[j:b]))))
             sigma = segment_sigma(x, s, a, b, i, j)
