@@ -183,3 +183,34 @@ SELECT a.attname, format_type(a.atttypid, a.atttypmod) AS type
 FROM pg_attribute a
 WHERE a.attrelid = 'kernelindex.change_points'::regclass AND a.attnum > 0
 ORDER BY a.attnum;
+
+-- series_change_points: the same rows without the rank.
+SELECT count(*) AS rows,
+	count(*) FILTER (WHERE (s.*)::text IN (SELECT (c.harness, c.kernel, c.kernel_title, c.pass, c.metric, c.gpu,
+		c.gpu_form_factor, c.workload_label, c.provider, c.provider_title, c.comparability_key,
+		c.release_before, c.release_after, c.observed_before, c.observed_after, c.level_before,
+		c.level_after, c.ratio, c.direction, c.p_value, c.test, c.points_before, c.points_after)::text
+		FROM kernelindex.change_points c)) AS in_change_points
+FROM kernelindex.series_change_points s;
+-- A filter on its kernel (or GPU, workload label, provider) is applied
+-- below the window, so that it reads only those series' runs; on
+-- change_points it is applied above it (after the rank over the store).
+CREATE FUNCTION pg_temp.filtered_below_window(query text) RETURNS boolean
+LANGUAGE plpgsql AS $$
+DECLARE
+	line text;
+	n integer := 0;
+	window_at integer;
+	filter_at integer;
+BEGIN
+	FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || query LOOP
+		n := n + 1;
+		IF window_at IS NULL AND line LIKE '%WindowAgg%' THEN window_at := n; END IF;
+		IF filter_at IS NULL AND line LIKE '%rms_norm%' THEN filter_at := n; END IF;
+	END LOOP;
+	RETURN filter_at > window_at;
+END
+$$;
+SELECT pg_temp.filtered_below_window($$SELECT * FROM kernelindex.series_change_points WHERE kernel = 'rms_norm'$$) AS series_view,
+	pg_temp.filtered_below_window($$SELECT * FROM kernelindex.change_points WHERE kernel = 'rms_norm'$$) AS change_points;
+SELECT kernel, direction, ratio FROM kernelindex.series_change_points WHERE kernel = 'rms_norm' AND gpu = 'NVIDIA H100';

@@ -1225,8 +1225,9 @@ $distribute$;
 
 /* ---------------------------------------------------------------------
  * Change points (issue 26): the window functions change_point and
- * change_point_levels (src/change_points.c), and the view change_points
- * over every series, as src/sql/65-change-points.sql makes them.
+ * change_point_levels (src/change_points.c), run_noise, and the views
+ * change_points and series_change_points over every series, as
+ * src/sql/65-change-points.sql makes them.
  * --------------------------------------------------------------------- */
 
 CREATE FUNCTION kernelindex.change_point(value double precision, noise double precision)
@@ -1255,50 +1256,57 @@ COMMENT ON FUNCTION kernelindex.run_noise(bigint, bigint, bigint, bigint) IS
 'a run''s own noise, as a standard deviation of its figure: (p80 - p20) / 1.6832 where it has a p20-p80 band (the width of the band of a normal distribution is 1.6832 standard deviations), else stddev / sqrt(samples) where it has a standard deviation and samples (the standard error of its mean), else NULL';
 
 /*
- * The view: one pass over narrow rows of runs (the run's key,
- * implementation, order, primary value and noise), the window over each
- * series (partitioned by the key first: on Citus the key is the
+ * The views.  change_points: one pass over narrow rows of runs (the run's
+ * key, implementation, order, primary value and noise), the window over
+ * each series (partitioned by the key first: on Citus the key is the
  * distribution column of runs, so the window runs inside the shards),
- * then the BI columns for the change rows only.
+ * then the BI columns for the change rows only, and the rank over every
+ * change.  series_change_points: the same rows without the rank, its
+ * narrow rows carrying the kernel, workload label, GPU and provider that
+ * the key and implementation determine, and its window partitioned by
+ * them too, so that a filter on those columns (a dashboard's) is applied
+ * before the window and reads only its series' runs.  Both are written
+ * by the DO block below from one text.
  */
-CREATE VIEW kernelindex.change_points AS
-SELECT f.*,
-	pg_catalog.rank() OVER (ORDER BY f.direction OPERATOR(pg_catalog.=) 'regression' DESC,
-		CASE WHEN f.direction OPERATOR(pg_catalog.=) 'regression' THEN f.ratio END DESC NULLS LAST,
-		CASE WHEN f.direction OPERATOR(pg_catalog.=) 'improvement' THEN f.ratio END ASC NULLS LAST) AS rank
-FROM (
-	SELECT p.harness,
-		w.kernel,
-		COALESCE(kc.title, w.kernel) AS kernel_title,
-		COALESCE(p.pass, b.pass) AS pass,
-		c.metric,
-		e.product AS gpu,
-		e.form_factor AS gpu_form_factor,
-		w.label AS workload_label,
-		i.provider,
-		COALESCE(pv.title, i.provider) AS provider_title,
-		c.comparability_key::text AS comparability_key,
-		c.release_before,
-		c.release AS release_after,
-		c.observed_before,
-		c.observed_at AS observed_after,
-		c.cp[2] AS level_before,
-		c.cp[3] AS level_after,
-		CASE WHEN c.cp[2] OPERATOR(pg_catalog.<>) 0
-			THEN c.cp[3] OPERATOR(pg_catalog./) c.cp[2] END AS ratio,
-		CASE WHEN c.cp[3] OPERATOR(pg_catalog.>) c.cp[2] THEN 'regression' ELSE 'improvement' END AS direction,
-		c.cp[1] AS p_value,
-		'rank-sum binary segmentation'::text AS test,
-		c.cp[4]::bigint AS points_before,
-		c.cp[5]::bigint AS points_after
+DO $views$
+DECLARE
+	-- %1$s: more narrow columns, %2$s: the joins they read, %3$s: the
+	-- partition of a series, %4$s and %5$s: the change rows with their
+	-- protocol, kernel, workload label, GPU and provider (a select list
+	-- and the joins it reads) from the window's rows c.
+	changes CONSTANT text := $q$
+SELECT p.harness,
+	x.kernel,
+	COALESCE(kc.title, x.kernel) AS kernel_title,
+	COALESCE(p.pass, b.pass) AS pass,
+	x.metric,
+	x.gpu,
+	x.gpu_form_factor,
+	x.workload_label,
+	x.provider,
+	COALESCE(pv.title, x.provider) AS provider_title,
+	x.comparability_key::text AS comparability_key,
+	x.release_before,
+	x.release AS release_after,
+	x.observed_before,
+	x.observed_at AS observed_after,
+	x.cp[2] AS level_before,
+	x.cp[3] AS level_after,
+	CASE WHEN x.cp[2] OPERATOR(pg_catalog.<>) 0
+		THEN x.cp[3] OPERATOR(pg_catalog./) x.cp[2] END AS ratio,
+	CASE WHEN x.cp[3] OPERATOR(pg_catalog.>) x.cp[2] THEN 'regression' ELSE 'improvement' END AS direction,
+	x.cp[1] AS p_value,
+	'rank-sum binary segmentation'::text AS test,
+	x.cp[4]::bigint AS points_before,
+	x.cp[5]::bigint AS points_after
+FROM (%4$s
 	FROM (
 		SELECT s.*,
 			kernelindex.change_point_levels(s.value::double precision, s.noise) OVER series AS cp,
 			pg_catalog.lag(s.release) OVER series AS release_before,
 			pg_catalog.lag(s.observed_at) OVER series AS observed_before
 		FROM (
-			SELECT q.comparability_key, q.implementation_id, q.digest, q.observed_at, q.benchmark_id,
-				q.release, o.release_rank,
+			SELECT q.*, o.release_rank,
 				CASE WHEN q.latency IS NOT NULL THEN 'latency' ELSE 'peak_memory' END AS metric,
 				COALESCE(q.latency, q.memory) AS value,
 				CASE WHEN q.latency IS NOT NULL
@@ -1311,50 +1319,83 @@ FROM (
 					r.peak_bytes_p20, r.peak_bytes_p80, r.peak_bytes_stddev, r.peak_samples,
 					l.release,
 					kernelindex.primary_value(tp.latency_statistic, r.latency_ns, r.latency_ns_mean, r.latency_ns_min) AS latency,
-					kernelindex.primary_value(tp.memory_statistic, r.peak_bytes, r.peak_bytes_mean, r.peak_bytes_min) AS memory
+					kernelindex.primary_value(tp.memory_statistic, r.peak_bytes, r.peak_bytes_mean, r.peak_bytes_min) AS memory%1$s
 				FROM kernelindex.runs r
 				JOIN kernelindex.run_templates tp ON tp.id OPERATOR(pg_catalog.=) r.template_id
-				LEFT JOIN kernelindex.run_labels l ON l.id OPERATOR(pg_catalog.=) r.labels_id
+				LEFT JOIN kernelindex.run_labels l ON l.id OPERATOR(pg_catalog.=) r.labels_id%2$s
 			) q
 			LEFT JOIN kernelindex.release_ranks o ON o.release OPERATOR(pg_catalog.=) q.release
 			WHERE q.latency IS NOT NULL OR q.memory IS NOT NULL
 		) s
-		WINDOW series AS (PARTITION BY s.comparability_key, s.implementation_id, s.metric
-			ORDER BY s.release_rank, s.observed_at, s.digest)
-	) c
+		WINDOW series AS (PARTITION BY %3$s ORDER BY s.release_rank, s.observed_at, s.digest)
+	) c%5$s
+	WHERE c.cp IS NOT NULL
+) x
+LEFT JOIN kernelindex.protocols p ON p.id OPERATOR(pg_catalog.=) x.protocol_id
+LEFT JOIN kernelindex.run_benchmarks b ON b.id OPERATOR(pg_catalog.=) x.benchmark_id
+LEFT JOIN kernelindex.kernels kc ON kc.name OPERATOR(pg_catalog.=) x.kernel
+LEFT JOIN kernelindex.providers pv ON pv.name OPERATOR(pg_catalog.=) x.provider$q$;
+BEGIN
+	EXECUTE 'CREATE VIEW kernelindex.change_points AS SELECT f.*,'
+		' pg_catalog.rank() OVER (ORDER BY f.direction OPERATOR(pg_catalog.=) ''regression'' DESC,'
+		' CASE WHEN f.direction OPERATOR(pg_catalog.=) ''regression'' THEN f.ratio END DESC NULLS LAST,'
+		' CASE WHEN f.direction OPERATOR(pg_catalog.=) ''improvement'' THEN f.ratio END ASC NULLS LAST) AS rank'
+		' FROM (' || pg_catalog.format(changes, '', '',
+			's.comparability_key, s.implementation_id, s.metric', $q$
+	SELECT c.*, k.protocol_id, w.kernel, w.label AS workload_label, e.product AS gpu,
+		e.form_factor AS gpu_form_factor, i.provider$q$, $q$
 	LEFT JOIN kernelindex.comparability_keys k ON k.key OPERATOR(@extschema@.=) c.comparability_key
-	LEFT JOIN kernelindex.protocols p ON p.id OPERATOR(pg_catalog.=) k.protocol_id
 	LEFT JOIN kernelindex.workloads w ON w.id OPERATOR(pg_catalog.=) k.workload_id
 	LEFT JOIN kernelindex.environments e ON e.id OPERATOR(pg_catalog.=) k.environment_id
-	LEFT JOIN kernelindex.implementations i ON i.id OPERATOR(pg_catalog.=) c.implementation_id
-	LEFT JOIN kernelindex.run_benchmarks b ON b.id OPERATOR(pg_catalog.=) c.benchmark_id
-	LEFT JOIN kernelindex.kernels kc ON kc.name OPERATOR(pg_catalog.=) w.kernel
-	LEFT JOIN kernelindex.providers pv ON pv.name OPERATOR(pg_catalog.=) i.provider
-	WHERE c.cp IS NOT NULL
-) f;
+	LEFT JOIN kernelindex.implementations i ON i.id OPERATOR(pg_catalog.=) c.implementation_id$q$) || ') f';
+	EXECUTE 'CREATE VIEW kernelindex.series_change_points AS ' || pg_catalog.format(changes, $q$,
+					k.protocol_id, w.kernel, w.label AS workload_label, e.product AS gpu,
+					e.form_factor AS gpu_form_factor, i.provider$q$, $q$
+				JOIN kernelindex.comparability_keys k ON k.key OPERATOR(@extschema@.=) r.comparability_key
+				JOIN kernelindex.workloads w ON w.id OPERATOR(pg_catalog.=) k.workload_id
+				JOIN kernelindex.environments e ON e.id OPERATOR(pg_catalog.=) k.environment_id
+				JOIN kernelindex.implementations i ON i.id OPERATOR(pg_catalog.=) r.implementation_id$q$,
+			's.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor, s.provider, s.implementation_id, s.metric',
+			'SELECT c.*', '');
+END
+$views$;
 COMMENT ON VIEW kernelindex.change_points IS
 'one row per change of level in a series (one implementation''s runs under one comparability key and metric, in release order where its runs carry releases, else in time order): the releases and times either side, the levels (medians of the primary statistic) before and after, their ratio, the direction, the p-value of the rank-sum binary segmentation that found it (kernelindex.change_point; settings kernelindex.change_*), and a rank: 1 for the largest regression';
-COMMENT ON COLUMN kernelindex.change_points.harness IS 'the harness that measured the series (its protocol''s spec.harness.name)';
-COMMENT ON COLUMN kernelindex.change_points.kernel IS 'kernel name';
-COMMENT ON COLUMN kernelindex.change_points.kernel_title IS 'kernel title from kernelindex.kernels';
-COMMENT ON COLUMN kernelindex.change_points.pass IS 'timed pass: forward, backward, full, or the harness''s word';
-COMMENT ON COLUMN kernelindex.change_points.metric IS 'latency or peak_memory: what the series measures';
-COMMENT ON COLUMN kernelindex.change_points.gpu IS 'GPU product, e.g. NVIDIA A100';
-COMMENT ON COLUMN kernelindex.change_points.gpu_form_factor IS 'GPU board variant, e.g. SXM4-80GB';
-COMMENT ON COLUMN kernelindex.change_points.workload_label IS 'workload label, e.g. features16384-tokens2048-fp32';
-COMMENT ON COLUMN kernelindex.change_points.provider IS 'implementation provider, e.g. liger';
-COMMENT ON COLUMN kernelindex.change_points.provider_title IS 'provider title from kernelindex.providers';
-COMMENT ON COLUMN kernelindex.change_points.comparability_key IS 'the series'' comparability key, sha256:<hex>';
-COMMENT ON COLUMN kernelindex.change_points.release_before IS 'the release of the last run before the change (NULL when the series'' runs carry no release)';
-COMMENT ON COLUMN kernelindex.change_points.release_after IS 'the release of the first run after the change: the release that made it (NULL when the series'' runs carry no release)';
-COMMENT ON COLUMN kernelindex.change_points.observed_before IS 'when the last run before the change was measured';
-COMMENT ON COLUMN kernelindex.change_points.observed_after IS 'when the first run after the change was measured';
-COMMENT ON COLUMN kernelindex.change_points.level_before IS 'the level before: the median of the primary statistic over the runs from the previous change (or the first run) to this one, ns for latency, bytes for peak memory';
-COMMENT ON COLUMN kernelindex.change_points.level_after IS 'the level after: the median of the primary statistic over the runs from this change to the next (or the last run), ns for latency, bytes for peak memory';
-COMMENT ON COLUMN kernelindex.change_points.ratio IS 'level_after / level_before (above 1: slower, or more memory); NULL when level_before is 0';
-COMMENT ON COLUMN kernelindex.change_points.direction IS 'regression when the level rose (lower is better for latency and memory), else improvement';
-COMMENT ON COLUMN kernelindex.change_points.p_value IS 'the p-value of the change: the chance of a split this clear anywhere in its segment of the history were the level constant (maximum of the standardized rank-sum statistic over every allowed split)';
-COMMENT ON COLUMN kernelindex.change_points.test IS 'the test that found the change: rank-sum binary segmentation (doc/change-points.md)';
-COMMENT ON COLUMN kernelindex.change_points.points_before IS 'the number of runs behind level_before';
-COMMENT ON COLUMN kernelindex.change_points.points_after IS 'the number of runs behind level_after';
+COMMENT ON VIEW kernelindex.series_change_points IS
+'the rows of kernelindex.change_points without the rank over the store: each series computed on its own, so that a filter on kernel, workload_label, gpu, gpu_form_factor, provider or comparability_key (a dashboard''s) reads only the runs of those series';
 COMMENT ON COLUMN kernelindex.change_points.rank IS '1 for the largest regression: regressions first, by ratio descending, then improvements, by ratio ascending';
+DO $comments$
+DECLARE
+	c record;
+BEGIN
+	-- the columns both views have, commented once
+	FOR c IN SELECT * FROM (VALUES
+		('harness', 'the harness that measured the series (its protocol''s spec.harness.name)'),
+		('kernel', 'kernel name'),
+		('kernel_title', 'kernel title from kernelindex.kernels'),
+		('pass', 'timed pass: forward, backward, full, or the harness''s word'),
+		('metric', 'latency or peak_memory: what the series measures'),
+		('gpu', 'GPU product, e.g. NVIDIA A100'),
+		('gpu_form_factor', 'GPU board variant, e.g. SXM4-80GB'),
+		('workload_label', 'workload label, e.g. features16384-tokens2048-fp32'),
+		('provider', 'implementation provider, e.g. liger'),
+		('provider_title', 'provider title from kernelindex.providers'),
+		('comparability_key', 'the series'' comparability key, sha256:<hex>'),
+		('release_before', 'the release of the last run before the change (NULL when the series'' runs carry no release)'),
+		('release_after', 'the release of the first run after the change: the release that made it (NULL when the series'' runs carry no release)'),
+		('observed_before', 'when the last run before the change was measured'),
+		('observed_after', 'when the first run after the change was measured'),
+		('level_before', 'the level before: the median of the primary statistic over the runs from the previous change (or the first run) to this one, ns for latency, bytes for peak memory'),
+		('level_after', 'the level after: the median of the primary statistic over the runs from this change to the next (or the last run), ns for latency, bytes for peak memory'),
+		('ratio', 'level_after / level_before (above 1: slower, or more memory); NULL when level_before is 0'),
+		('direction', 'regression when the level rose (lower is better for latency and memory), else improvement'),
+		('p_value', 'the p-value of the change: the chance of a split this clear anywhere in its segment of the history were the level constant (maximum of the standardized rank-sum statistic over every allowed split)'),
+		('test', 'the test that found the change: rank-sum binary segmentation (doc/change-points.md)'),
+		('points_before', 'the number of runs behind level_before'),
+		('points_after', 'the number of runs behind level_after')
+	) AS x(col, remark) LOOP
+		EXECUTE pg_catalog.format('COMMENT ON COLUMN kernelindex.change_points.%I IS %L', c.col, c.remark);
+		EXECUTE pg_catalog.format('COMMENT ON COLUMN kernelindex.series_change_points.%I IS %L', c.col, c.remark);
+	END LOOP;
+END
+$comments$;

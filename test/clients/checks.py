@@ -7,7 +7,8 @@ import sys
 
 VIEWS = sorted([
     "run_facts", "latest_runs", "speedups", "release_ranks", "releases",
-    "release_runs", "release_speedups", "release_changes", "speedup_since",
+    "release_runs", "release_speedups", "release_changes", "speedup_since", "change_points",
+    "series_change_points",
 ])
 # Views of kernelindex that are no BI view: the COPY targets (liger_rows,
 # run_rows, documents) and the runs' documents as jsonb (run_bundles, and its Citus

@@ -31,7 +31,8 @@ import java.util.regex.Pattern;
 public class KidxJdbcClient {
     static final List<String> VIEWS = List.of(
         "run_facts", "latest_runs", "speedups", "release_ranks", "releases",
-        "release_runs", "release_speedups", "release_changes", "speedup_since").stream().sorted().toList();
+        "release_runs", "release_speedups", "release_changes", "speedup_since", "change_points",
+        "series_change_points").stream().sorted().toList();
     // Views of kernelindex that are no BI view: the COPY targets and the
     // runs' documents as jsonb (as in checks.py).
     static final Set<String> NOT_BI = Set.of("liger_rows", "run_rows", "documents", "run_bundles", "run_bundles_citus");
