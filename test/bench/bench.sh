@@ -80,6 +80,11 @@ done
 log "benchmark test/bench/run_rows.sh"
 bash "$here/run_rows.sh" || { echo "benchmark run_rows.sh failed"; result "run_rows.sh" "runs" "FAILED (see its output)" no; }
 
+# Change points on a history-shaped data set of LIGER_BENCH_ROWS runs, once
+# (their own data).
+log "benchmark test/bench/change_points.sh"
+bash "$here/change_points.sh" || { echo "benchmark change_points.sh failed"; result "change_points.sh" "runs" "FAILED (see its output)" no; }
+
 # Loads of any size: one COPY at LIGER_BENCH_ROWS and at 10 times as many
 # (KIDX_BENCH_SCALE rows; KIDX_BENCH_SCALE=0 leaves it out).
 if [ "${KIDX_BENCH_SCALE:-}" != 0 ]; then
