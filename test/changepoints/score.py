@@ -1,7 +1,7 @@
 """The quality figures of change points against the planted truth.
 
     score.py DIR [--db DB.csv] [--max-p P] [--min-shift S] [--noise-floor F]
-             [--min-points L] [--proposed]
+             [--min-points L] [--contract]
 
 Reads DIR/points.csv and DIR/truth.csv (generate.py), runs the reference
 implementation (reference.py) on every series with the settings given
@@ -13,8 +13,8 @@ the quality figures are then the database's, and agreement is the share of
 series where the database's change positions equal the reference's with
 every p-value equal to a relative 1e-9 (or both below 1e-300).  Without
 --db the figures are the reference's and agreement is not measured.
---proposed measures reference.py's proposed steps 3b and 7b (not the
-contract: with --db, agreement then says how far the database departs).
+--contract measures reference.py's steps 1-7 alone (without 3b and 7b, as
+the method was first written: the figures that show why they are there).
 
 A detected change is correct when it is within one point of a planted one
 (each planted change matched at most once, the nearest first); precision =
@@ -90,10 +90,10 @@ def main():
     ap.add_argument("--min-shift", type=float, default=reference.DEFAULTS["min_shift"])
     ap.add_argument("--min-points", type=int, default=reference.DEFAULTS["min_points"])
     ap.add_argument("--noise-floor", type=float, default=reference.DEFAULTS["noise_floor"])
-    ap.add_argument("--proposed", action="store_true")
+    ap.add_argument("--contract", action="store_true")
     a = ap.parse_args()
     settings = {"max_p": a.max_p, "min_shift": a.min_shift, "min_points": a.min_points,
-                "noise_floor": a.noise_floor, "proposed": a.proposed}
+                "noise_floor": a.noise_floor, "contract": a.contract}
     truth = generate.read_truth(os.path.join(a.dir, "truth.csv"))
     points = generate.read_points(os.path.join(a.dir, "points.csv"))
     db = read_db(a.db) if a.db else None
@@ -149,7 +149,7 @@ def main():
     missed = []
     print("settings: change_max_p = %g, change_min_shift = %g, change_min_points = %d, change_noise_floor = %g%s"
           % (a.max_p, a.min_shift, a.min_points, a.noise_floor,
-             " (the reference with its proposed steps 3b and 7b)" if a.proposed else ""))
+             " (steps 1-7 alone, without 3b and 7b)" if a.contract else ""))
     print("%-9s %7s %9s %8s %9s %9s %7s %10s %9s %10s" % (
         "family", "series", "points", "planted", "detected", "precision", "recall",
         "null-flag", "drift", "agreement"))

@@ -37,7 +37,7 @@ steps=${KIDX_CP_SERIES:-10000}
 others=$(((steps + 9) / 10))
 # The settings the figures are measured at, the same in the database and
 # in the reference: the defaults.
-max_p=0.001
+max_p=0.05
 min_shift=0.05
 min_points=6
 noise_floor=3
