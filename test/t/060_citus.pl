@@ -300,11 +300,41 @@ for my $node ($single, $coord)
 	$node->safe_psql('postgres', "SET client_min_messages = warning;\n"
 		  . "\\copy kernelindex.run_rows ($run_rows_columns) FROM '$run_rows_csv' WITH (FORMAT csv, HEADER MATCH)");
 }
-my $kb = $run_rows_lines - 1;
+# And a release history with change points (change_points and
+# series_change_points compared below need series long enough): three
+# kernels, two implementations, 24 releases, triton 30% slower from 1.0.12.
+my $history_csv = PostgreSQL::Test::Utils::tempdir() . '/history.csv';
+{
+	open my $fh, '>', $history_csv or die "$history_csv: $!";
+	print $fh "harness,kernel,implementation,gpu,observed_at,release,unit,median\n";
+	for my $k (1 .. 3)
+	{
+		for my $impl (qw(torch triton))
+		{
+			for my $r (0 .. 23)
+			{
+				my $v = 100 * $k * ($impl eq 'triton' && $r >= 12 ? 1.3 : 1) + (($r * 7 + $k) % 11) / 10;
+				printf $fh "history,kernel%d,%s,NVIDIA H100,2026-01-%02d 12:00:00,1.0.%d,us,%.1f\n",
+				  $k, $impl, $r + 1, $r, $v;
+			}
+		}
+	}
+	close $fh;
+	chmod 0644, $history_csv;
+}
+for my $node ($single, $coord)
+{
+	$node->safe_psql('postgres', "SET client_min_messages = warning;\n"
+		  . "\\copy kernelindex.run_rows (harness, kernel, implementation, gpu, observed_at, release, unit, median) FROM '$history_csv' WITH (FORMAT csv, HEADER MATCH)");
+}
+is($coord->safe_psql('postgres', q{SELECT count(*) || ' ' || string_agg(DISTINCT release_after || ' ' || direction, ',')
+	FROM kernelindex.change_points WHERE kernel LIKE 'kernel_'}),
+	'3 1.0.12 regression', 'change_points on the cluster: the three planted regressions, at 1.0.12');
+my $kb = $run_rows_lines - 1 + 144;
 is($coord->safe_psql('postgres', q{SELECT count(*) FROM kernelindex.runs r
 	JOIN kernelindex.comparability_keys k ON k.key = r.comparability_key
 	JOIN kernelindex.protocols p ON p.id = k.protocol_id WHERE p.harness = 'kernelbench'}),
-	$kb, 'every KernelBench row of run_rows is a run on the cluster');
+	$run_rows_lines - 1, 'every KernelBench row of run_rows is a run on the cluster');
 is($coord->safe_psql('postgres',
 		q{SELECT sum(result::bigint) FROM run_command_on_shards('kernelindex.runs', 'SELECT count(*) FROM %s')}),
 	$lines - 1 + $kb, '... stored in the shards on the workers');
