@@ -631,6 +631,26 @@ FROM kernelindex.speedups WHERE comparability_key = '%KEY%' ORDER BY run_digest}
 	is(join(' ', scalar(@jobs), map { "$_->{tasks}/$_->{subplans}" } @jobs), '1 32/0',
 		'speedups runs inside the shards: one distributed job of 32 tasks, no subplan');
 }
+# The change points of each series are found inside the shards: the
+# window over a series is partitioned by its key first (series_change_points
+# wholly; change_points' store-wide rank then orders the change rows alone
+# on the coordinator).
+# What the coordinator gets besides the result is the release order
+# (kernelindex.release_ranks, one row a release label, as distributed
+# subplans); no run: the intermediate results are a few kB, while the runs
+# the windows read are far more.
+for my $v (qw(series_change_points change_points))
+{
+	my $plan = $coord->safe_psql('postgres', "EXPLAIN (ANALYZE, COSTS off, TIMING off, SUMMARY off) SELECT * FROM kernelindex.$v");
+	my $bytes = 0;
+	$bytes += $1 * ($2 eq 'bytes' ? 1 : $2 eq 'kB' ? 1024 : 1048576) while $plan =~ /Intermediate Data Size: (\d+) (bytes|kB|MB)/g;
+	my $runs = $coord->safe_psql('postgres', q{SELECT sum(result::bigint) FROM run_command_on_shards('kernelindex.runs', 'SELECT pg_relation_size(''%s'')')});
+	my @jobs = citus_jobs($coord, 'postgres', "SELECT * FROM kernelindex.$v");
+	note("$v on the cluster: " . join('; ', map { "$_->{tasks} task(s), $_->{subplans} subplan(s)" } @jobs)
+		  . "; intermediate results $bytes bytes; runs' shards $runs bytes");
+	ok((grep { $_->{tasks} == 32 } @jobs) && $bytes < 65536 && $bytes * 100 < $runs,
+		"$v: each series' window runs inside the shards; the coordinator gets the release order only ($bytes bytes of intermediate results, runs $runs bytes)");
+}
 
 # --- Documents in, on both ------------------------------------------------
 
