@@ -17,7 +17,9 @@
  *	  filled in when its document comes, the rows locked in digest order
  *	  first); a protocol or environment that is neither brought nor stored
  *	  is an error (23503);
- * 2. comparability keys, likewise;
+ * 2. comparability keys, likewise, the resources the new ones name then
+ *	  checked and locked FOR KEY SHARE at once, as foreign keys would one
+ *	  key at a time (references.c);
  * 3. dictionary values, likewise (dictionary.c);
  * 4. runs, in key order, INSERT ... SELECT FROM unnest(...) ON CONFLICT
  *	  (comparability_key, digest) DO NOTHING, a chunk at a time: a run
@@ -665,14 +667,20 @@ store_keys(Batch *b)
 	Oid			types[4] = {kidx_digest_array_type(), INT4ARRAYOID, INT4ARRAYOID, INT4ARRAYOID};
 	Datum		args[4];
 	bool		distributed;
+	int32	   *new_ids[KEY_NREFS];
+	int			nnew = 0;
 	uint64		r;
 	int			i;
 	int			j;
 
+	StaticAssertStmt(KEY_NREFS == 3, "a key is a protocol, a workload and an environment");
 	if (n == 0)
 		return;
 	for (j = 0; j < 3; j++)
+	{
 		ids[j] = palloc(sizeof(Datum) * n);
+		new_ids[j] = palloc(sizeof(int32) * n);
+	}
 	for (i = 0; i < n; i++)
 	{
 		keys[i] = &b->keys[i].key;
@@ -703,10 +711,21 @@ store_keys(Batch *b)
 																   SPI_tuptable->tupdesc, 1, &isnull)),
 									 HASH_FIND, NULL);
 
-		if (e != NULL)
-			b->keys[e->index].existing = false;
+		if (e == NULL)
+			elog(ERROR, "a comparability key stored is not in its batch");
+		b->keys[e->index].existing = false;
+		for (j = 0; j < KEY_NREFS; j++)
+			new_ids[j][nnew] = DatumGetInt32(ids[j][e->index]);
+		nnew++;
 	}
 	SPI_freetuptable(SPI_tuptable);
+
+	/*
+	 * What the new keys name exists and stays until this transaction ends
+	 * (on Citus, foreign keys: distribute()).
+	 */
+	if (nnew > 0)
+		keys_references_check(new_ids, nnew);
 }
 
 /* ----------------------------------------------------------------
