@@ -284,7 +284,7 @@ kidx_runs_references_check(PG_FUNCTION_ARGS)
 
 /* The check of new comparability keys' resources; see run_store.h. */
 void
-keys_references_check(int32 *const ids[KEY_NREFS], int n)
+keys_references_check(int32 *const ids[KEY_NREFS], const int n[KEY_NREFS])
 {
 	int			c;
 
@@ -300,7 +300,7 @@ keys_references_check(int32 *const ids[KEY_NREFS], int n)
 		ctl.hcxt = CurrentMemoryContext;
 		values = hash_create("kernelindex references of new keys", 256, &ctl,
 							 HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n[c]; i++)
 		{
 			RefValue	key;
 			bool		found;
