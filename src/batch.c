@@ -12,14 +12,16 @@
  * keys, so that concurrent loads of the same data wait for each other
  * instead of deadlocking:
  *
- * 1. resources, by kind, INSERT ... ON CONFLICT DO NOTHING (a workload or
- *	  implementation known by digest only gets a row without document,
- *	  filled in when its document comes, the rows locked in digest order
- *	  first); a protocol or environment that is neither brought nor stored
- *	  is an error (23503);
+ * 1. resources, by kind: those not stored yet by one INSERT, first without
+ *	  ON CONFLICT, then, if a concurrent load stored one meanwhile, again
+ *	  with ON CONFLICT DO NOTHING (insert_new(): a speculative insertion
+ *	  costs about twice a plain one); a workload or implementation known by
+ *	  digest only gets a row without document, filled in when its document
+ *	  comes, the rows locked in digest order first; a protocol or
+ *	  environment that is neither brought nor stored is an error (23503);
  * 2. comparability keys, likewise, the resources the new ones name then
  *	  checked and locked FOR KEY SHARE at once, as foreign keys would one
- *	  key at a time (references.c);
+ *	  key at a time (references.c), but for those the batch stored itself;
  * 3. dictionary values, likewise (dictionary.c);
  * 4. runs, in key order, INSERT ... SELECT FROM unnest(...) ON CONFLICT
  *	  (comparability_key, digest) DO NOTHING, a chunk at a time: a run
@@ -551,6 +553,64 @@ digest_array(KidxDigest **digests, int n)
 }
 
 /*
+ * Run a statement (sql, else a kept plan) in a subtransaction: NULL if it
+ * ran, its error if it failed on a unique index (23505); any other error is
+ * thrown.  Its result stays in SPI_tuptable.
+ */
+static ErrorData *
+execute_in_subxact(const char *sql, SPIPlanPtr plan, int nargs, Oid *types, Datum *args)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	ResourceOwner owner = CurrentResourceOwner;
+	ErrorData  *edata = NULL;
+
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(cxt);
+	PG_TRY();
+	{
+		if (sql != NULL)
+			kidx_spi_execute(sql, nargs, types, args, NULL, false, 0);
+		else
+			kidx_spi_execute_plan(plan, args, NULL, false, 0);
+		ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(cxt);
+		CurrentResourceOwner = owner;
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(cxt);
+		CurrentResourceOwner = owner;
+		if (edata->sqlerrcode != ERRCODE_UNIQUE_VIOLATION)
+			ReThrowError(edata);
+	}
+	PG_END_TRY();
+	return edata;
+}
+
+/*
+ * Run an INSERT of rows a read has just found new: first without ON
+ * CONFLICT, in a subtransaction (a speculative insertion costs every row an
+ * index probe and a WAL record more: about half of such an INSERT); if a
+ * concurrent load stored one of the rows meanwhile (23505), the INSERT runs
+ * again with ON CONFLICT DO NOTHING (conflict_sql), which skips it.  Both
+ * wait for a concurrent load storing the same row, as ON CONFLICT does.
+ */
+static void
+insert_new(const char *plain_sql, const char *conflict_sql, int nargs, Oid *types, Datum *args)
+{
+	ErrorData  *edata = execute_in_subxact(plain_sql, NULL, nargs, types, args);
+
+	if (edata == NULL)
+		return;
+	FreeErrorData(edata);
+	kidx_spi_execute(conflict_sql, nargs, types, args, NULL, false, 0);
+}
+
+/*
  * Runs held by a workload's label rebuild their externalIds from the label
  * stored: it must be the one they assumed.  It is, unless a concurrent load
  * stored this workload with another document.
@@ -657,6 +717,7 @@ store_resources(Batch *b, RunRef kind)
 	if (stored < (uint64) n)
 	{
 		bool		returning = !kidx_distributed(ref_table[kind]);
+		char	   *sql;
 
 		m = 0;
 		for (i = 0; i < n; i++)
@@ -669,13 +730,16 @@ store_resources(Batch *b, RunRef kind)
 			}
 		newargs[0] = digest_array(digests, m);
 		newargs[1] = kidx_datum_array(docs, docnulls, m, JSONBOID);
+		sql = psprintf("INSERT INTO kernelindex.%s AS t (digest, document)"
+					   " SELECT u.d, u.doc FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2)) AS u(d, doc)"
+					   " %s ORDER BY u.d%%s%s",
+					   ref_table[kind], placeholders ? "" : "WHERE u.doc IS NOT NULL",
+					   returning ? psprintf(" RETURNING t.digest, t.id%s", label) : "");
 		/* (on Citus an INSERT ... SELECT into a reference table returns no rows) */
-		kidx_spi_execute(psprintf("INSERT INTO kernelindex.%s AS t (digest, document)"
-								  " SELECT u.d, u.doc FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2)) AS u(d, doc)"
-								  " %s ORDER BY u.d ON CONFLICT DO NOTHING%s",
-								  ref_table[kind], placeholders ? "" : "WHERE u.doc IS NOT NULL",
-								  returning ? psprintf(" RETURNING t.digest, t.id%s", label) : ""),
-						 2, types, newargs, NULL, false, 0);
+		if (returning)
+			insert_new(psprintf(sql, ""), psprintf(sql, " ON CONFLICT DO NOTHING"), 2, types, newargs);
+		else
+			kidx_spi_execute(psprintf(sql, " ON CONFLICT DO NOTHING"), 2, types, newargs, NULL, false, 0);
 		if (returning)
 			read_resource_ids(b, kind, true, false);
 		else
@@ -748,6 +812,17 @@ store_resources(Batch *b, RunRef kind)
 	}
 }
 
+/* The batch's entry of the key in the first column of a result row, or NULL. */
+static DigestEntry *
+key_of_row(Batch *b, uint64 r)
+{
+	bool		isnull;
+
+	return hash_search(b->key_hash,
+					   DatumGetPointer(SPI_getbinval(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, 1, &isnull)),
+					   HASH_FIND, NULL);
+}
+
 /* Step 2: store the comparability keys. */
 static void
 store_keys(Batch *b)
@@ -758,6 +833,9 @@ store_keys(Batch *b)
 	Oid			types[4] = {kidx_digest_array_type(), INT4ARRAYOID, INT4ARRAYOID, INT4ARRAYOID};
 	Datum		args[4];
 	bool		distributed;
+	const char *sql;
+	bool	   *stored;
+	int			m;
 	int32	   *new_ids[KEY_NREFS];
 	int			nnew[KEY_NREFS] = {0, 0, 0};
 	static const RunRef key_ref[KEY_NREFS] = {RR_PROTOCOL, RR_WORKLOAD, RR_ENVIRONMENT};
@@ -789,19 +867,48 @@ store_keys(Batch *b)
 	 * no rows to SPI, and every key counts as stored before).
 	 */
 	distributed = kidx_distributed("comparability_keys");
-	kidx_spi_execute(psprintf("INSERT INTO kernelindex.comparability_keys AS t (key, protocol_id, workload_id, environment_id)"
-							  " SELECT u.k, u.p, u.w, u.e FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2),"
-							  " pg_catalog.unnest($3), pg_catalog.unnest($4)) AS u(k, p, w, e)"
-							  " ORDER BY u.k ON CONFLICT DO NOTHING%s",
-							  distributed ? "" : " RETURNING t.key"),
-					 4, types, args, NULL, false, 0);
-	for (r = 0; !distributed && r < SPI_processed; r++)
+	sql = "INSERT INTO kernelindex.comparability_keys AS t (key, protocol_id, workload_id, environment_id)"
+		" SELECT u.k, u.p, u.w, u.e FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2),"
+		" pg_catalog.unnest($3), pg_catalog.unnest($4)) AS u(k, p, w, e)"
+		" ORDER BY u.k%s%s";
+	if (distributed)
 	{
-		bool		isnull;
-		DigestEntry *e = hash_search(b->key_hash,
-									 DatumGetPointer(SPI_getbinval(SPI_tuptable->vals[r],
-																   SPI_tuptable->tupdesc, 1, &isnull)),
-									 HASH_FIND, NULL);
+		kidx_spi_execute(psprintf(sql, " ON CONFLICT DO NOTHING", ""), 4, types, args, NULL, false, 0);
+		SPI_freetuptable(SPI_tuptable);
+		return;
+	}
+
+	/* The keys stored before; the others go in (insert_new). */
+	kidx_spi_execute(psprintf("SELECT t.key FROM kernelindex.comparability_keys AS t"
+							  " WHERE t.key OPERATOR(%s.=) ANY ($1)", kidx_extension_schema()),
+					 1, types, args, NULL, false, 0);
+	stored = palloc0(sizeof(bool) * n);
+	for (r = 0; r < SPI_processed; r++)
+	{
+		DigestEntry *e = key_of_row(b, r);
+
+		if (e != NULL)
+			stored[e->index] = true;
+	}
+	SPI_freetuptable(SPI_tuptable);
+	for (i = 0, m = 0; i < n; i++)
+		if (!stored[i])
+		{
+			keys[m] = keys[i];
+			for (j = 0; j < 3; j++)
+				ids[j][m] = ids[j][i];
+			m++;
+		}
+	if (m == 0)
+		return;
+	args[0] = digest_array(keys, m);
+	for (j = 0; j < 3; j++)
+		args[1 + j] = kidx_datum_array(ids[j], NULL, m, INT4OID);
+	insert_new(psprintf(sql, "", " RETURNING t.key"),
+			   psprintf(sql, " ON CONFLICT DO NOTHING", " RETURNING t.key"), 4, types, args);
+	for (r = 0; r < SPI_processed; r++)
+	{
+		DigestEntry *e = key_of_row(b, r);
 
 		if (e == NULL)
 			elog(ERROR, "a comparability key stored is not in its batch");
@@ -1037,7 +1144,6 @@ static void
 writer_flush(RunsWriter *w, Batch *b, RunsBuffer *buf)
 {
 	MemoryContext cxt = CurrentMemoryContext;
-	ResourceOwner owner = CurrentResourceOwner;
 	Datum		rows;
 
 	if (buf->n == 0)
@@ -1049,30 +1155,10 @@ writer_flush(RunsWriter *w, Batch *b, RunsBuffer *buf)
 		kidx_spi_execute_plan(buf->plan, &rows, NULL, false, 0);
 	else
 	{
-		BeginInternalSubTransaction(NULL);
-		MemoryContextSwitchTo(cxt);
-		PG_TRY();
-		{
-			kidx_spi_execute_plan(buf->plan, &rows, NULL, false, 0);
-			ReleaseCurrentSubTransaction();
-			MemoryContextSwitchTo(cxt);
-			CurrentResourceOwner = owner;
-		}
-		PG_CATCH();
-		{
-			ErrorData  *edata;
+		ErrorData  *edata = execute_in_subxact(NULL, buf->plan, 1, NULL, &rows);
 
-			MemoryContextSwitchTo(cxt);
-			edata = CopyErrorData();
-			FlushErrorState();
-			RollbackAndReleaseCurrentSubTransaction();
-			MemoryContextSwitchTo(cxt);
-			CurrentResourceOwner = owner;
-			if (edata->sqlerrcode != ERRCODE_UNIQUE_VIOLATION)
-				ReThrowError(edata);
+		if (edata != NULL)
 			stored_collision(w, b, buf, rows, edata);
-		}
-		PG_END_TRY();
 	}
 	if (buf->counted)
 	{
