@@ -1041,177 +1041,6 @@ COMMENT ON COLUMN kernelindex.run_bundles_citus.bundle IS 'the same with the wor
 /* === end of 0.2.0: harnesses, run_rows and the views === */
 
 /* ---------------------------------------------------------------------
- * distribute() makes kernelindex.harnesses (new in 0.2.0) a reference
- * table with the other catalogs (the rest of it as in 0.1.0).
- * --------------------------------------------------------------------- */
-CREATE OR REPLACE FUNCTION kernelindex.distribute()
-RETURNS void
-LANGUAGE plpgsql
-SET search_path = pg_catalog, pg_temp
-SET client_min_messages = warning
-AS $distribute$
-DECLARE
-	reference_tables CONSTANT text[] := ARRAY[
-		'protocols', 'environments', 'workloads', 'implementations', 'comparability_keys',
-		'run_titles', 'run_statuses', 'run_sources', 'run_benchmarks', 'run_strings',
-		'run_labels', 'run_templates',
-		'gpus', 'kernels', 'providers', 'liger_passes', 'harnesses', 'rejected_rows'];
-	-- the tables runs refer to, by which column (as the C code holds them)
-	referenced CONSTANT text[] := ARRAY(
-		SELECT x.column_name OPERATOR(pg_catalog.||) ':' OPERATOR(pg_catalog.||) x.table_name
-			OPERATOR(pg_catalog.||) ':' OPERATOR(pg_catalog.||) x.key_column
-		FROM kernelindex.run_references() x);
-	r text;
-	t text;
-	fk record;
-	fks text[] := '{}';
-	unsafe_triggers text;
-	strangers text;
-BEGIN
-	IF NOT EXISTS (SELECT FROM pg_catalog.pg_extension e WHERE e.extname OPERATOR(pg_catalog.=) 'citus') THEN
-		RAISE EXCEPTION 'kernelindex.distribute() needs the Citus extension, which is not installed in database "%"',
-			pg_catalog.current_database()
-			USING ERRCODE = 'object_not_in_prerequisite_state',
-			DETAIL = 'Without Citus every kernelindex table stays on this server; nothing was changed.',
-			HINT = 'Install Citus from its own packages (https://docs.citusdata.com, "Installing Citus"), '
-				'set shared_preload_libraries = ''citus'' on the coordinator and every worker and restart them, '
-				'run CREATE EXTENSION citus on each, add the workers with citus_add_node() on the coordinator, '
-				'then call kernelindex.distribute() there.';
-	END IF;
-	IF NOT pg_catalog.citus_is_coordinator() THEN
-		RAISE EXCEPTION 'kernelindex.distribute() must run on the Citus coordinator'
-			USING ERRCODE = 'object_not_in_prerequisite_state',
-			HINT = 'Connect to the coordinator and call it there.';
-	END IF;
-
-	FOREACH t IN ARRAY reference_tables || '{runs}'::text[] LOOP
-		IF EXISTS (SELECT FROM pg_catalog.pg_dist_partition p
-				   WHERE p.logicalrelid OPERATOR(pg_catalog.=) pg_catalog.format('kernelindex.%I', t)::regclass
-					 AND NOT (CASE WHEN t OPERATOR(pg_catalog.=) 'runs'
-						 THEN p.partmethod OPERATOR(pg_catalog.=) 'h'
-							AND pg_catalog.column_to_column_name(p.logicalrelid, p.partkey) OPERATOR(pg_catalog.=) 'comparability_key'
-						 ELSE p.partmethod OPERATOR(pg_catalog.=) 'n' AND p.repmodel OPERATOR(pg_catalog.=) 't' END)) THEN
-			RAISE EXCEPTION 'kernelindex.% is already a Citus table, of another kind than kernelindex.distribute() makes', t
-				USING ERRCODE = 'object_not_in_prerequisite_state',
-				HINT = CASE WHEN t OPERATOR(pg_catalog.=) 'runs'
-					THEN 'kernelindex.runs must be distributed by comparability_key; undistribute it with undistribute_table() first.'
-					ELSE 'It must be a reference table; undistribute it with undistribute_table() first.' END;
-		END IF;
-	END LOOP;
-
-	/*
-	 * Step 5 replaces views and functions with the Citus forms: the
-	 * extension's own only, both (so that they stay members of it, and
-	 * nothing else of those names is taken over or copied).
-	 */
-	SELECT pg_catalog.string_agg(o.name, ', ') INTO strangers
-	FROM pg_catalog.unnest(ARRAY[
-		'pg_class:kernelindex.run_bundles', 'pg_class:kernelindex.documents',
-		'pg_proc:kernelindex.run_document(@extschema@.kidx_digest)',
-		'pg_proc:kernelindex.run_bundle(@extschema@.kidx_digest)',
-		'pg_class:kernelindex.run_bundles_citus',
-		'pg_proc:kernelindex.run_bundle_citus(@extschema@.kidx_digest,boolean)']) AS x,
-		LATERAL (SELECT pg_catalog.split_part(x, ':', 1) AS catalog,
-			pg_catalog.substr(x, pg_catalog.strpos(x, ':') OPERATOR(pg_catalog.+) 1) AS name) AS o
-	WHERE NOT EXISTS (
-		SELECT FROM pg_catalog.pg_depend d
-		JOIN pg_catalog.pg_extension e ON e.oid OPERATOR(pg_catalog.=) d.refobjid
-		WHERE d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass
-		  AND d.deptype OPERATOR(pg_catalog.=) 'e'
-		  AND e.extname OPERATOR(pg_catalog.=) 'kernelindex'
-		  AND d.classid OPERATOR(pg_catalog.=) pg_catalog.format('pg_catalog.%s', o.catalog)::pg_catalog.regclass
-		  AND d.objid OPERATOR(pg_catalog.=) CASE o.catalog WHEN 'pg_class'
-			THEN pg_catalog.to_regclass(o.name)::pg_catalog.oid
-			ELSE pg_catalog.to_regprocedure(o.name)::pg_catalog.oid END);
-	IF strangers IS NOT NULL THEN
-		RAISE EXCEPTION 'kernelindex.distribute() redefines only objects of the kernelindex extension, with forms of its own; not of it: %', strangers
-			USING ERRCODE = 'object_not_in_prerequisite_state',
-			HINT = 'Each must be the extension''s own view or function of that name (DROP EXTENSION kernelindex and CREATE EXTENSION kernelindex restore them).';
-	END IF;
-
-	/* The guards of updates stay on the reference tables (they only raise). */
-	unsafe_triggers := pg_catalog.current_setting('citus.enable_unsafe_triggers');
-	PERFORM pg_catalog.set_config('citus.enable_unsafe_triggers', 'on', true);
-
-	/* 1. Foreign keys between tables not yet distributed come off... */
-	FOR fk IN
-		SELECT c.conrelid::regclass AS rel, c.conname, pg_catalog.pg_get_constraintdef(c.oid) AS def
-		FROM pg_catalog.pg_constraint c
-		WHERE c.contype OPERATOR(pg_catalog.=) 'f'
-		  AND c.conrelid IN (SELECT pg_catalog.format('kernelindex.%I', x)::regclass FROM pg_catalog.unnest(reference_tables) x)
-		  AND c.confrelid IN (SELECT pg_catalog.format('kernelindex.%I', x)::regclass FROM pg_catalog.unnest(reference_tables) x)
-		  AND (c.conrelid NOT IN (SELECT p.logicalrelid FROM pg_catalog.pg_dist_partition p)
-			   OR c.confrelid NOT IN (SELECT p.logicalrelid FROM pg_catalog.pg_dist_partition p))
-		ORDER BY c.conrelid::regclass::text, c.conname
-	LOOP
-		EXECUTE pg_catalog.format('ALTER TABLE %s DROP CONSTRAINT %I', fk.rel, fk.conname);
-		fks := fks || pg_catalog.format('ALTER TABLE %s ADD CONSTRAINT %I %s', fk.rel,
-			CASE WHEN fk.conname LIKE '%\_citus' THEN fk.conname ELSE fk.conname || '_citus' END, fk.def);
-	END LOOP;
-
-	/* ... with the triggers whose checks a declared foreign key takes over. */
-	FOREACH r IN ARRAY referenced LOOP
-		t := pg_catalog.split_part(r, ':', 2);
-		IF NOT EXISTS (SELECT FROM pg_catalog.pg_dist_partition p
-					   WHERE p.logicalrelid OPERATOR(pg_catalog.=) pg_catalog.format('kernelindex.%I', t)::regclass) THEN
-			EXECUTE pg_catalog.format('DROP TRIGGER IF EXISTS %I ON kernelindex.%I', t || '_delete', t);
-			EXECUTE pg_catalog.format('DROP TRIGGER IF EXISTS %I ON kernelindex.%I', t || '_truncate', t);
-		END IF;
-	END LOOP;
-
-	/* 2. The resources, the keys, the dictionaries, the catalogs: reference tables. */
-	FOREACH t IN ARRAY reference_tables LOOP
-		IF NOT EXISTS (SELECT FROM pg_catalog.pg_dist_partition p
-					   WHERE p.logicalrelid OPERATOR(pg_catalog.=) pg_catalog.format('kernelindex.%I', t)::regclass) THEN
-			PERFORM pg_catalog.create_reference_table(pg_catalog.format('kernelindex.%I', t)::regclass);
-			PERFORM pg_catalog.truncate_local_data_after_distributing_table(pg_catalog.format('kernelindex.%I', t)::regclass);
-		END IF;
-	END LOOP;
-
-	/* 3. ... and their foreign keys again, now between reference tables. */
-	FOREACH t IN ARRAY fks LOOP
-		EXECUTE t;
-	END LOOP;
-	/* 4. Runs, by comparability key; what they name is a foreign key. */
-	IF NOT EXISTS (SELECT FROM pg_catalog.pg_dist_partition p
-				   WHERE p.logicalrelid OPERATOR(pg_catalog.=) 'kernelindex.runs'::regclass) THEN
-		DROP TRIGGER IF EXISTS runs_references_insert ON kernelindex.runs;
-		DROP TRIGGER IF EXISTS runs_references_update ON kernelindex.runs;
-		PERFORM pg_catalog.create_distributed_table('kernelindex.runs'::regclass, 'comparability_key');
-		PERFORM pg_catalog.truncate_local_data_after_distributing_table('kernelindex.runs'::regclass);
-	END IF;
-	FOREACH r IN ARRAY referenced LOOP
-		IF NOT EXISTS (SELECT FROM pg_catalog.pg_constraint c
-					   WHERE c.conrelid OPERATOR(pg_catalog.=) 'kernelindex.runs'::regclass
-						 AND c.conname OPERATOR(pg_catalog.=) ('runs_' || pg_catalog.split_part(r, ':', 1) || '_fkey')) THEN
-			EXECUTE pg_catalog.format('ALTER TABLE kernelindex.runs ADD CONSTRAINT %I FOREIGN KEY (%I) REFERENCES kernelindex.%I (%I)',
-				'runs_' || pg_catalog.split_part(r, ':', 1) || '_fkey', pg_catalog.split_part(r, ':', 1),
-				pg_catalog.split_part(r, ':', 2), pg_catalog.split_part(r, ':', 3));
-			EXECUTE pg_catalog.format('COMMENT ON CONSTRAINT %I ON kernelindex.runs IS %L',
-				'runs_' || pg_catalog.split_part(r, ':', 1) || '_fkey',
-				'on Citus: what runs_references_check() checks on one server');
-		END IF;
-	END LOOP;
-
-	PERFORM pg_catalog.set_config('citus.enable_unsafe_triggers', unsafe_triggers, true);
-
-	/*
-	 * 5. Documents out: run_bundles (and documents, which reads it),
-	 * run_document() and run_bundle() take their Citus forms (above).
-	 */
-	EXECUTE pg_catalog.format('CREATE OR REPLACE VIEW kernelindex.run_bundles AS %s',
-		pg_catalog.pg_get_viewdef('kernelindex.run_bundles_citus'::pg_catalog.regclass));
-	FOREACH t IN ARRAY ARRAY['run_document', 'run_bundle'] LOOP
-		EXECUTE pg_catalog.format($fn$
-	CREATE OR REPLACE FUNCTION kernelindex.%1$I(run @extschema@.kidx_digest)
-	RETURNS jsonb
-	LANGUAGE sql STABLE STRICT PARALLEL SAFE
-	RETURN kernelindex.run_bundle_citus(run, %2$L::pg_catalog.bool)$fn$, t, t OPERATOR(pg_catalog.=) 'run_bundle');
-	END LOOP;
-END
-$distribute$;
-
-/* ---------------------------------------------------------------------
  * Change points (issue 26): the window functions change_point and
  * change_point_levels (src/change_points.c), run_noise, and the views
  * change_points and series_change_points over every series, as
@@ -1387,3 +1216,232 @@ BEGIN
 	END LOOP;
 END
 $comments$;
+
+/* ---------------------------------------------------------------------
+ * What comparability keys refer to (their protocol, workload and
+ * environment) is checked per statement, as what runs refer to is (issue
+ * 27): the batch writer checks and locks the resources of a statement's
+ * new keys at once, and the guards of deletes and truncates of protocols,
+ * workloads and environments (runs_references_guard) refuse to take away
+ * a row a key names; the three row-level foreign keys go.  On Citus (a
+ * comparability_keys that is a reference table) nothing changes here: the
+ * foreign keys are declared there (<name>_citus, distribute()).
+ * --------------------------------------------------------------------- */
+DO $$
+DECLARE
+	t text;
+	distributed boolean;
+BEGIN
+	IF pg_catalog.to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL THEN
+		EXECUTE 'SELECT EXISTS (SELECT FROM pg_catalog.pg_dist_partition p WHERE p.logicalrelid'
+			' OPERATOR(pg_catalog.=) ''kernelindex.comparability_keys''::pg_catalog.regclass)' INTO distributed;
+		IF distributed THEN
+			RETURN;
+		END IF;
+	END IF;
+	ALTER TABLE kernelindex.comparability_keys
+		DROP CONSTRAINT IF EXISTS comparability_keys_protocol_id_fkey,
+		DROP CONSTRAINT IF EXISTS comparability_keys_workload_id_fkey,
+		DROP CONSTRAINT IF EXISTS comparability_keys_environment_id_fkey;
+	/* the resources comparability keys name (the batch writer checks new keys) */
+	FOREACH t IN ARRAY ARRAY['protocols', 'workloads', 'environments'] LOOP
+		EXECUTE pg_catalog.format('CREATE TRIGGER %I AFTER DELETE ON kernelindex.%I REFERENCING OLD TABLE AS old_rows'
+			' FOR EACH STATEMENT EXECUTE FUNCTION kernelindex.runs_references_guard()', t || '_delete', t);
+		EXECUTE pg_catalog.format('COMMENT ON TRIGGER %I ON kernelindex.%I IS %L', t || '_delete', t,
+			'refuses to delete a row a comparability key names (23503)');
+		EXECUTE pg_catalog.format('CREATE TRIGGER %I AFTER TRUNCATE ON kernelindex.%I'
+			' FOR EACH STATEMENT EXECUTE FUNCTION kernelindex.runs_references_guard()', t || '_truncate', t);
+		EXECUTE pg_catalog.format('COMMENT ON TRIGGER %I ON kernelindex.%I IS %L', t || '_truncate', t,
+			'refuses to truncate while comparability keys name its rows (23503; truncate kernelindex.comparability_keys in the same command)');
+	END LOOP;
+END
+$$;
+COMMENT ON COLUMN kernelindex.comparability_keys.protocol_id IS 'the protocol (kernelindex.protocols.id; checked per statement, as a foreign key)';
+COMMENT ON COLUMN kernelindex.comparability_keys.workload_id IS 'the workload (kernelindex.workloads.id; checked per statement, as a foreign key)';
+COMMENT ON COLUMN kernelindex.comparability_keys.environment_id IS 'the environment (kernelindex.environments.id; checked per statement, as a foreign key)';
+COMMENT ON FUNCTION kernelindex.runs_references_guard() IS
+'triggers of the tables runs or comparability keys refer to: a row a run (a key) names is not deleted or truncated away (23503, checked with the latest snapshot, as a foreign key is), and a dictionary value is never changed (0A000)';
+
+/*
+ * distribute() declares what comparability keys refer to as foreign keys,
+ * and makes kernelindex.harnesses (new in 0.2.0) a reference table.
+ */
+CREATE OR REPLACE FUNCTION kernelindex.distribute()
+RETURNS void
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+SET client_min_messages = warning
+AS $distribute$
+DECLARE
+	reference_tables CONSTANT text[] := ARRAY[
+		'protocols', 'environments', 'workloads', 'implementations', 'comparability_keys',
+		'run_titles', 'run_statuses', 'run_sources', 'run_benchmarks', 'run_strings',
+		'run_labels', 'run_templates',
+		'gpus', 'kernels', 'providers', 'liger_passes', 'harnesses', 'rejected_rows'];
+	-- the tables runs refer to, by which column (as the C code holds them)
+	referenced CONSTANT text[] := ARRAY(
+		SELECT x.column_name OPERATOR(pg_catalog.||) ':' OPERATOR(pg_catalog.||) x.table_name
+			OPERATOR(pg_catalog.||) ':' OPERATOR(pg_catalog.||) x.key_column
+		FROM kernelindex.run_references() x);
+	-- what comparability keys refer to (on one server the batch writer checks it)
+	key_references CONSTANT text[] := ARRAY[
+		'protocol_id:protocols:id', 'workload_id:workloads:id', 'environment_id:environments:id'];
+	r text;
+	t text;
+	fk record;
+	fks text[] := '{}';
+	unsafe_triggers text;
+	strangers text;
+BEGIN
+	IF NOT EXISTS (SELECT FROM pg_catalog.pg_extension e WHERE e.extname OPERATOR(pg_catalog.=) 'citus') THEN
+		RAISE EXCEPTION 'kernelindex.distribute() needs the Citus extension, which is not installed in database "%"',
+			pg_catalog.current_database()
+			USING ERRCODE = 'object_not_in_prerequisite_state',
+			DETAIL = 'Without Citus every kernelindex table stays on this server; nothing was changed.',
+			HINT = 'Install Citus from its own packages (https://docs.citusdata.com, "Installing Citus"), '
+				'set shared_preload_libraries = ''citus'' on the coordinator and every worker and restart them, '
+				'run CREATE EXTENSION citus on each, add the workers with citus_add_node() on the coordinator, '
+				'then call kernelindex.distribute() there.';
+	END IF;
+	IF NOT pg_catalog.citus_is_coordinator() THEN
+		RAISE EXCEPTION 'kernelindex.distribute() must run on the Citus coordinator'
+			USING ERRCODE = 'object_not_in_prerequisite_state',
+			HINT = 'Connect to the coordinator and call it there.';
+	END IF;
+
+	FOREACH t IN ARRAY reference_tables || '{runs}'::text[] LOOP
+		IF EXISTS (SELECT FROM pg_catalog.pg_dist_partition p
+				   WHERE p.logicalrelid OPERATOR(pg_catalog.=) pg_catalog.format('kernelindex.%I', t)::regclass
+					 AND NOT (CASE WHEN t OPERATOR(pg_catalog.=) 'runs'
+						 THEN p.partmethod OPERATOR(pg_catalog.=) 'h'
+							AND pg_catalog.column_to_column_name(p.logicalrelid, p.partkey) OPERATOR(pg_catalog.=) 'comparability_key'
+						 ELSE p.partmethod OPERATOR(pg_catalog.=) 'n' AND p.repmodel OPERATOR(pg_catalog.=) 't' END)) THEN
+			RAISE EXCEPTION 'kernelindex.% is already a Citus table, of another kind than kernelindex.distribute() makes', t
+				USING ERRCODE = 'object_not_in_prerequisite_state',
+				HINT = CASE WHEN t OPERATOR(pg_catalog.=) 'runs'
+					THEN 'kernelindex.runs must be distributed by comparability_key; undistribute it with undistribute_table() first.'
+					ELSE 'It must be a reference table; undistribute it with undistribute_table() first.' END;
+		END IF;
+	END LOOP;
+
+	/*
+	 * Step 5 replaces views and functions with the Citus forms: the
+	 * extension's own only, both (so that they stay members of it, and
+	 * nothing else of those names is taken over or copied).
+	 */
+	SELECT pg_catalog.string_agg(o.name, ', ') INTO strangers
+	FROM pg_catalog.unnest(ARRAY[
+		'pg_class:kernelindex.run_bundles', 'pg_class:kernelindex.documents',
+		'pg_proc:kernelindex.run_document(@extschema@.kidx_digest)',
+		'pg_proc:kernelindex.run_bundle(@extschema@.kidx_digest)',
+		'pg_class:kernelindex.run_bundles_citus',
+		'pg_proc:kernelindex.run_bundle_citus(@extschema@.kidx_digest,boolean)']) AS x,
+		LATERAL (SELECT pg_catalog.split_part(x, ':', 1) AS catalog,
+			pg_catalog.substr(x, pg_catalog.strpos(x, ':') OPERATOR(pg_catalog.+) 1) AS name) AS o
+	WHERE NOT EXISTS (
+		SELECT FROM pg_catalog.pg_depend d
+		JOIN pg_catalog.pg_extension e ON e.oid OPERATOR(pg_catalog.=) d.refobjid
+		WHERE d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass
+		  AND d.deptype OPERATOR(pg_catalog.=) 'e'
+		  AND e.extname OPERATOR(pg_catalog.=) 'kernelindex'
+		  AND d.classid OPERATOR(pg_catalog.=) pg_catalog.format('pg_catalog.%s', o.catalog)::pg_catalog.regclass
+		  AND d.objid OPERATOR(pg_catalog.=) CASE o.catalog WHEN 'pg_class'
+			THEN pg_catalog.to_regclass(o.name)::pg_catalog.oid
+			ELSE pg_catalog.to_regprocedure(o.name)::pg_catalog.oid END);
+	IF strangers IS NOT NULL THEN
+		RAISE EXCEPTION 'kernelindex.distribute() redefines only objects of the kernelindex extension, with forms of its own; not of it: %', strangers
+			USING ERRCODE = 'object_not_in_prerequisite_state',
+			HINT = 'Each must be the extension''s own view or function of that name (DROP EXTENSION kernelindex and CREATE EXTENSION kernelindex restore them).';
+	END IF;
+
+	/* The guards of updates stay on the reference tables (they only raise). */
+	unsafe_triggers := pg_catalog.current_setting('citus.enable_unsafe_triggers');
+	PERFORM pg_catalog.set_config('citus.enable_unsafe_triggers', 'on', true);
+
+	/* 1. Foreign keys between tables not yet distributed come off... */
+	FOR fk IN
+		SELECT c.conrelid::regclass AS rel, c.conname, pg_catalog.pg_get_constraintdef(c.oid) AS def
+		FROM pg_catalog.pg_constraint c
+		WHERE c.contype OPERATOR(pg_catalog.=) 'f'
+		  AND c.conrelid IN (SELECT pg_catalog.format('kernelindex.%I', x)::regclass FROM pg_catalog.unnest(reference_tables) x)
+		  AND c.confrelid IN (SELECT pg_catalog.format('kernelindex.%I', x)::regclass FROM pg_catalog.unnest(reference_tables) x)
+		  AND (c.conrelid NOT IN (SELECT p.logicalrelid FROM pg_catalog.pg_dist_partition p)
+			   OR c.confrelid NOT IN (SELECT p.logicalrelid FROM pg_catalog.pg_dist_partition p))
+		ORDER BY c.conrelid::regclass::text, c.conname
+	LOOP
+		EXECUTE pg_catalog.format('ALTER TABLE %s DROP CONSTRAINT %I', fk.rel, fk.conname);
+		fks := fks || pg_catalog.format('ALTER TABLE %s ADD CONSTRAINT %I %s', fk.rel,
+			CASE WHEN fk.conname LIKE '%\_citus' THEN fk.conname ELSE fk.conname || '_citus' END, fk.def);
+	END LOOP;
+
+	/* ... with the triggers whose checks a declared foreign key takes over. */
+	FOREACH r IN ARRAY referenced OPERATOR(pg_catalog.||) key_references LOOP
+		t := pg_catalog.split_part(r, ':', 2);
+		IF NOT EXISTS (SELECT FROM pg_catalog.pg_dist_partition p
+					   WHERE p.logicalrelid OPERATOR(pg_catalog.=) pg_catalog.format('kernelindex.%I', t)::regclass) THEN
+			EXECUTE pg_catalog.format('DROP TRIGGER IF EXISTS %I ON kernelindex.%I', t || '_delete', t);
+			EXECUTE pg_catalog.format('DROP TRIGGER IF EXISTS %I ON kernelindex.%I', t || '_truncate', t);
+		END IF;
+	END LOOP;
+
+	/* 2. The resources, the keys, the dictionaries, the catalogs: reference tables. */
+	FOREACH t IN ARRAY reference_tables LOOP
+		IF NOT EXISTS (SELECT FROM pg_catalog.pg_dist_partition p
+					   WHERE p.logicalrelid OPERATOR(pg_catalog.=) pg_catalog.format('kernelindex.%I', t)::regclass) THEN
+			PERFORM pg_catalog.create_reference_table(pg_catalog.format('kernelindex.%I', t)::regclass);
+			PERFORM pg_catalog.truncate_local_data_after_distributing_table(pg_catalog.format('kernelindex.%I', t)::regclass);
+		END IF;
+	END LOOP;
+
+	/* 3. ... and their foreign keys again, now between reference tables. */
+	FOREACH t IN ARRAY fks LOOP
+		EXECUTE t;
+	END LOOP;
+	/* What comparability keys refer to: foreign keys between reference tables. */
+	FOREACH r IN ARRAY key_references LOOP
+		t := 'comparability_keys_' OPERATOR(pg_catalog.||) pg_catalog.split_part(r, ':', 1) OPERATOR(pg_catalog.||) '_fkey_citus';
+		IF NOT EXISTS (SELECT FROM pg_catalog.pg_constraint c
+					   WHERE c.conrelid OPERATOR(pg_catalog.=) 'kernelindex.comparability_keys'::regclass
+						 AND c.conname OPERATOR(pg_catalog.=) t) THEN
+			EXECUTE pg_catalog.format('ALTER TABLE kernelindex.comparability_keys ADD CONSTRAINT %I FOREIGN KEY (%I) REFERENCES kernelindex.%I (%I)',
+				t, pg_catalog.split_part(r, ':', 1), pg_catalog.split_part(r, ':', 2), pg_catalog.split_part(r, ':', 3));
+		END IF;
+	END LOOP;
+	/* 4. Runs, by comparability key; what they name is a foreign key. */
+	IF NOT EXISTS (SELECT FROM pg_catalog.pg_dist_partition p
+				   WHERE p.logicalrelid OPERATOR(pg_catalog.=) 'kernelindex.runs'::regclass) THEN
+		DROP TRIGGER IF EXISTS runs_references_insert ON kernelindex.runs;
+		DROP TRIGGER IF EXISTS runs_references_update ON kernelindex.runs;
+		PERFORM pg_catalog.create_distributed_table('kernelindex.runs'::regclass, 'comparability_key');
+		PERFORM pg_catalog.truncate_local_data_after_distributing_table('kernelindex.runs'::regclass);
+	END IF;
+	FOREACH r IN ARRAY referenced LOOP
+		IF NOT EXISTS (SELECT FROM pg_catalog.pg_constraint c
+					   WHERE c.conrelid OPERATOR(pg_catalog.=) 'kernelindex.runs'::regclass
+						 AND c.conname OPERATOR(pg_catalog.=) ('runs_' || pg_catalog.split_part(r, ':', 1) || '_fkey')) THEN
+			EXECUTE pg_catalog.format('ALTER TABLE kernelindex.runs ADD CONSTRAINT %I FOREIGN KEY (%I) REFERENCES kernelindex.%I (%I)',
+				'runs_' || pg_catalog.split_part(r, ':', 1) || '_fkey', pg_catalog.split_part(r, ':', 1),
+				pg_catalog.split_part(r, ':', 2), pg_catalog.split_part(r, ':', 3));
+			EXECUTE pg_catalog.format('COMMENT ON CONSTRAINT %I ON kernelindex.runs IS %L',
+				'runs_' || pg_catalog.split_part(r, ':', 1) || '_fkey',
+				'on Citus: what runs_references_check() checks on one server');
+		END IF;
+	END LOOP;
+
+	PERFORM pg_catalog.set_config('citus.enable_unsafe_triggers', unsafe_triggers, true);
+
+	/*
+	 * 5. Documents out: run_bundles (and documents, which reads it),
+	 * run_document() and run_bundle() take their Citus forms (above).
+	 */
+	EXECUTE pg_catalog.format('CREATE OR REPLACE VIEW kernelindex.run_bundles AS %s',
+		pg_catalog.pg_get_viewdef('kernelindex.run_bundles_citus'::pg_catalog.regclass));
+	FOREACH t IN ARRAY ARRAY['run_document', 'run_bundle'] LOOP
+		EXECUTE pg_catalog.format($fn$
+	CREATE OR REPLACE FUNCTION kernelindex.%1$I(run @extschema@.kidx_digest)
+	RETURNS jsonb
+	LANGUAGE sql STABLE STRICT PARALLEL SAFE
+	RETURN kernelindex.run_bundle_citus(run, %2$L::pg_catalog.bool)$fn$, t, t OPERATOR(pg_catalog.=) 'run_bundle');
+	END LOOP;
+END
+$distribute$;

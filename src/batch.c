@@ -12,12 +12,16 @@
  * keys, so that concurrent loads of the same data wait for each other
  * instead of deadlocking:
  *
- * 1. resources, by kind, INSERT ... ON CONFLICT DO NOTHING (a workload or
- *	  implementation known by digest only gets a row without document,
- *	  filled in when its document comes, the rows locked in digest order
- *	  first); a protocol or environment that is neither brought nor stored
- *	  is an error (23503);
- * 2. comparability keys, likewise;
+ * 1. resources, by kind: those not stored yet by one INSERT, first without
+ *	  ON CONFLICT, then, if a concurrent load stored one meanwhile, again
+ *	  with ON CONFLICT DO NOTHING (insert_new(): a speculative insertion
+ *	  costs about twice a plain one); a workload or implementation known by
+ *	  digest only gets a row without document, filled in when its document
+ *	  comes, the rows locked in digest order first; a protocol or
+ *	  environment that is neither brought nor stored is an error (23503);
+ * 2. comparability keys, likewise, the resources the new ones name then
+ *	  checked and locked FOR KEY SHARE at once, as foreign keys would one
+ *	  key at a time (references.c), but for those the batch stored itself;
  * 3. dictionary values, likewise (dictionary.c);
  * 4. runs, in key order, INSERT ... SELECT FROM unnest(...) ON CONFLICT
  *	  (comparability_key, digest) DO NOTHING, a chunk at a time: a run
@@ -36,21 +40,28 @@
 
 #include "compat.h"
 
+#include "access/genam.h"
 #include "access/htup_details.h"
+#include "access/stratnum.h"
+#include "access/table.h"
 #include "access/xact.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_am_d.h"
 #include "catalog/pg_operator_d.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "funcapi.h"
 #include "miscadmin.h"
+#include "parser/parse_relation.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/datum.h"
 #include "utils/hsearch.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/rel.h"
 #include "utils/resowner.h"
+#include "utils/snapmgr.h"
 #include "utils/tuplesort.h"
 #include "utils/typcache.h"
 
@@ -79,6 +90,9 @@ typedef struct BatchResource
 	bool		label_stored;	/* a workload's label was read from a stored
 								 * document (label) */
 	bool		label_assumed;	/* runs were held by label (RIF_LABELLED) */
+	bool		inserted;		/* stored by this batch */
+	bool		recheck;		/* a placeholder when first read: its label
+								 * is read again once filled in */
 	char	   *label;			/* a workload's label, once known */
 } BatchResource;
 
@@ -131,6 +145,10 @@ struct Batch
 	RunTemplate **templates;	/* by the batch's template number */
 	int			ntemplates;
 	int			captemplates;
+	Oid			workloads;		/* kernelindex.workloads, its primary key */
+	Oid			workloads_pkey;	/* (InvalidOid: not looked up yet) */
+	RegProcedure digest_eq;		/* the key's equality */
+	AttrNumber	workload_att[3];	/* digest, document, label */
 	TupleDesc	run_desc;
 	TupleTableSlot *run_slot;
 	Tuplesortstate *runs;
@@ -217,6 +235,8 @@ add_resource(Batch *b, RunRef kind, const KidxDigest *digest, Jsonb *document,
 		r->id = 0;
 		r->label_stored = false;
 		r->label_assumed = false;
+		r->inserted = false;
+		r->recheck = false;
 		r->label = NULL;
 	}
 	r = &b->res[kind][e->index];
@@ -257,50 +277,80 @@ document_label(Jsonb *doc)
 	return pnstrdup(v->val.string.val, v->val.string.len);
 }
 
+/* Find kernelindex.workloads, its primary key and columns (once a batch). */
+static void
+find_workloads(Batch *b)
+{
+	static const char *const column[3] = {"digest", "document", "label"};
+	Relation	rel;
+	Relation	idx;
+	Oid			op;
+	int			i;
+
+	b->workloads = get_relname_relid("workloads", get_namespace_oid("kernelindex", false));
+	if (!OidIsValid(b->workloads))
+		elog(ERROR, "kernelindex.workloads does not exist");
+	rel = table_open(b->workloads, AccessShareLock);
+	for (i = 0; i < 3; i++)
+	{
+		b->workload_att[i] = attnameAttNum(rel, column[i], false);
+		if (b->workload_att[i] == InvalidAttrNumber)
+			elog(ERROR, "kernelindex.workloads has no column \"%s\"", column[i]);
+	}
+	b->workloads_pkey = RelationGetPrimaryKeyIndex(rel);
+	if (!OidIsValid(b->workloads_pkey))
+		elog(ERROR, "kernelindex.workloads has no primary key");
+	idx = index_open(b->workloads_pkey, AccessShareLock);
+	if (idx->rd_index->indnatts != 1 || idx->rd_index->indkey.values[0] != b->workload_att[0] ||
+		idx->rd_rel->relam != BTREE_AM_OID)
+		elog(ERROR, "the primary key of kernelindex.workloads is not a btree on its digest");
+	op = get_opfamily_member(idx->rd_opfamily[0], idx->rd_opcintype[0], idx->rd_opcintype[0],
+							 BTEqualStrategyNumber);
+	if (!OidIsValid(op))
+		elog(ERROR, "the primary key of kernelindex.workloads has no equality");
+	b->digest_eq = get_opcode(op);
+	index_close(idx, AccessShareLock);
+	table_close(rel, AccessShareLock);
+}
+
 /*
  * Read a stored workload's label into r, if the workload is stored with its
- * document (then its label never changes: kernelindex.workloads_update).
+ * document (then its label never changes: kernelindex.workloads_update):
+ * one probe of its primary key, with the statement's snapshot, as the query
+ * "SELECT label FROM kernelindex.workloads WHERE digest = $1 AND document IS
+ * NOT NULL" would read it (without a plan to start for each workload).
  */
 static void
 read_stored_label(Batch *b, BatchResource *r)
 {
-	/* kept for the backend, like ri_triggers.c's, for the type it knows */
-	static SPIPlanPtr plan = NULL;
-	static Oid	plan_type = InvalidOid;
-	Oid			type = kidx_digest_type();
-	Datum		args[1] = {PointerGetDatum(&r->digest)};
+	Relation	rel;
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tup;
 
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	if (plan != NULL && plan_type != type)
+	if (!OidIsValid(b->workloads_pkey))
+		find_workloads(b);
+	rel = table_open(b->workloads, AccessShareLock);
+	ScanKeyInit(&key, b->workload_att[0], BTEqualStrategyNumber, b->digest_eq,
+				PointerGetDatum(&r->digest));
+	scan = systable_beginscan(rel, b->workloads_pkey, true, GetActiveSnapshot(), 1, &key);
+	tup = systable_getnext(scan);
+	if (HeapTupleIsValid(tup))
 	{
-		SPI_freeplan(plan);
-		plan = NULL;
-	}
-	if (plan == NULL)
-	{
-		SPIPlanPtr	p = SPI_prepare(psprintf("SELECT t.label FROM kernelindex.workloads AS t"
-											 " WHERE t.digest OPERATOR(%s.=) $1"
-											 " AND t.document IS NOT NULL",
-											 kidx_extension_schema()),
-									1, &type);
-
-		if (p == NULL || SPI_keepplan(p) != 0)
-			elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
-		plan = p;
-		plan_type = type;
-	}
-	kidx_spi_execute_plan(plan, args, NULL, true, 1);
-	if (SPI_processed == 1)
-	{
+		TupleDesc	desc = RelationGetDescr(rel);
 		bool		isnull;
-		Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+		Datum		d;
 
-		r->label_stored = true;
-		r->label = isnull ? NULL : MemoryContextStrdup(b->cxt, TextDatumGetCString(d));
+		(void) heap_getattr(tup, b->workload_att[1], desc, &isnull);
+		if (!isnull)
+		{
+			d = heap_getattr(tup, b->workload_att[2], desc, &isnull);
+			r->label_stored = true;
+			r->label = isnull ? NULL : MemoryContextStrdup(b->cxt, TextDatumGetCString(d));
+		}
 	}
-	if (SPI_finish() != SPI_OK_FINISH)
-		elog(ERROR, "SPI_finish failed");
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
 }
 
 /* The label runs of a workload are held by; see batch.h. */
@@ -502,7 +552,129 @@ digest_array(KidxDigest **digests, int n)
 										   false, TYPALIGN_CHAR));
 }
 
-/* Step 1: store the resources of one kind and learn their ids. */
+/*
+ * Run a statement (sql, else a kept plan) in a subtransaction: NULL if it
+ * ran, its error if it failed on a unique index (23505); any other error is
+ * thrown.  Its result stays in SPI_tuptable.
+ */
+static ErrorData *
+execute_in_subxact(const char *sql, SPIPlanPtr plan, int nargs, Oid *types, Datum *args)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	ResourceOwner owner = CurrentResourceOwner;
+	ErrorData  *edata = NULL;
+
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(cxt);
+	PG_TRY();
+	{
+		if (sql != NULL)
+			kidx_spi_execute(sql, nargs, types, args, NULL, false, 0);
+		else
+			kidx_spi_execute_plan(plan, args, NULL, false, 0);
+		ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(cxt);
+		CurrentResourceOwner = owner;
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(cxt);
+		CurrentResourceOwner = owner;
+		if (edata->sqlerrcode != ERRCODE_UNIQUE_VIOLATION)
+			ReThrowError(edata);
+	}
+	PG_END_TRY();
+	return edata;
+}
+
+/*
+ * Run an INSERT of rows a read has just found new: first without ON
+ * CONFLICT, in a subtransaction (a speculative insertion costs every row an
+ * index probe and a WAL record more: about half of such an INSERT); if a
+ * concurrent load stored one of the rows meanwhile (23505), the INSERT runs
+ * again with ON CONFLICT DO NOTHING (conflict_sql), which skips it.  Both
+ * wait for a concurrent load storing the same row, as ON CONFLICT does.
+ */
+static void
+insert_new(const char *plain_sql, const char *conflict_sql, int nargs, Oid *types, Datum *args)
+{
+	ErrorData  *edata = execute_in_subxact(plain_sql, NULL, nargs, types, args);
+
+	if (edata == NULL)
+		return;
+	FreeErrorData(edata);
+	kidx_spi_execute(conflict_sql, nargs, types, args, NULL, false, 0);
+}
+
+/*
+ * Runs held by a workload's label rebuild their externalIds from the label
+ * stored: it must be the one they assumed.  It is, unless a concurrent load
+ * stored this workload with another document.
+ */
+static void
+check_stored_label(BatchResource *res, bool isnull, Datum label)
+{
+	char		shown[KIDX_DIGEST_TEXT_LEN + 1];
+
+	if (!res->label_assumed ||
+		(!isnull && strcmp(TextDatumGetCString(label), res->label) == 0))
+		return;
+	kidx_digest_to_cstring(&res->digest, shown);
+	ereport(ERROR,
+			(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+			 errmsg("workload %s was stored by a concurrent load with another label while document " INT64_FORMAT " was being stored",
+					shown, res->ord),
+			 errhint("Retry the statement.")));
+}
+
+/*
+ * Learn the ids (and check the labels) of resources from the rows of a
+ * query (digest, id[, label]); with inserted, mark them stored by the batch.
+ * With first, the rows are (digest, id, document IS NULL[, label]): a
+ * placeholder's label is checked once it is read again.
+ */
+static void
+read_resource_ids(Batch *b, RunRef kind, bool inserted, bool first)
+{
+	uint64		r;
+
+	if (SPI_tuptable == NULL)
+		elog(ERROR, "the ids of kernelindex.%s were not returned", ref_table[kind]);
+	for (r = 0; r < SPI_processed; r++)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[r];
+		TupleDesc	desc = SPI_tuptable->tupdesc;
+		bool		isnull;
+		KidxDigest *d = (KidxDigest *) DatumGetPointer(SPI_getbinval(tup, desc, 1, &isnull));
+		DigestEntry *e = hash_search(b->res_hash[kind], d, HASH_FIND, NULL);
+		BatchResource *res;
+		Datum		label;
+
+		if (e == NULL)
+			continue;
+		res = &b->res[kind][e->index];
+		res->id = DatumGetInt32(SPI_getbinval(tup, desc, 2, &isnull));
+		res->inserted |= inserted;
+		if (first)
+			res->recheck = DatumGetBool(SPI_getbinval(tup, desc, 3, &isnull));
+		if (kind != RR_WORKLOAD || res->recheck)
+			continue;
+		label = SPI_getbinval(tup, desc, first ? 4 : 3, &isnull);
+		check_stored_label(res, isnull, label);
+	}
+	SPI_freetuptable(SPI_tuptable);
+}
+
+/*
+ * Step 1: store the resources of one kind and learn their ids: those stored
+ * before from the first read, those this batch stores from its INSERT, and
+ * only the others (stored meanwhile by a concurrent load, or a placeholder
+ * filled in) read again.
+ */
 static void
 store_resources(Batch *b, RunRef kind)
 {
@@ -514,10 +686,10 @@ store_resources(Batch *b, RunRef kind)
 	Oid			types[2] = {kidx_digest_array_type(), JSONBARRAYOID};
 	Datum		args[2];
 	Datum		newargs[2];
-	bool	   *known = palloc0(sizeof(bool) * Max(n, 1));
 	bool		placeholders = (kind == RR_WORKLOAD || kind == RR_IMPLEMENTATION);
+	const char *label = kind == RR_WORKLOAD ? ", t.label" : "";
 	uint64		stored;
-	uint64		r;
+	int			m;
 	int			i;
 
 	if (n == 0)
@@ -533,29 +705,23 @@ store_resources(Batch *b, RunRef kind)
 
 	/*
 	 * New resources only: one stored before takes no id from the sequence
-	 * (ON CONFLICT alone would take one for every resource offered).
+	 * (ON CONFLICT alone would take one for every resource offered).  A
+	 * stored workload's label never changes once it has a document
+	 * (workloads_label): read now; a placeholder's once it is filled in.
 	 */
-	kidx_spi_execute(psprintf("SELECT t.digest FROM kernelindex.%s AS t"
-							  " WHERE t.digest OPERATOR(%s.=) ANY ($1)", ref_table[kind], schema),
+	kidx_spi_execute(psprintf("SELECT t.digest, t.id, t.document IS NULL%s FROM kernelindex.%s AS t"
+							  " WHERE t.digest OPERATOR(%s.=) ANY ($1)", label, ref_table[kind], schema),
 					 1, types, args, NULL, false, 0);
 	stored = SPI_processed;
-	for (r = 0; r < SPI_processed; r++)
-	{
-		bool		isnull;
-		KidxDigest *d = (KidxDigest *) DatumGetPointer(SPI_getbinval(SPI_tuptable->vals[r],
-																	 SPI_tuptable->tupdesc, 1, &isnull));
-		DigestEntry *e = hash_search(b->res_hash[kind], d, HASH_FIND, NULL);
-
-		if (e != NULL)
-			known[e->index] = true;
-	}
-	SPI_freetuptable(SPI_tuptable);
+	read_resource_ids(b, kind, false, true);
 	if (stored < (uint64) n)
 	{
-		int			m = 0;
+		bool		returning = !kidx_distributed(ref_table[kind]);
+		char	   *sql;
 
+		m = 0;
 		for (i = 0; i < n; i++)
-			if (!known[i])
+			if (b->res[kind][i].id == 0)
 			{
 				digests[m] = digests[i];
 				docs[m] = docs[i];
@@ -564,11 +730,20 @@ store_resources(Batch *b, RunRef kind)
 			}
 		newargs[0] = digest_array(digests, m);
 		newargs[1] = kidx_datum_array(docs, docnulls, m, JSONBOID);
-		kidx_spi_execute(psprintf("INSERT INTO kernelindex.%s AS t (digest, document)"
-								  " SELECT u.d, u.doc FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2)) AS u(d, doc)"
-								  " %s ORDER BY u.d ON CONFLICT DO NOTHING",
-								  ref_table[kind], placeholders ? "" : "WHERE u.doc IS NOT NULL"),
-						 2, types, newargs, NULL, false, 0);
+		sql = psprintf("INSERT INTO kernelindex.%s AS t (digest, document)"
+					   " SELECT u.d, u.doc FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2)) AS u(d, doc)"
+					   " %s ORDER BY u.d%%s%s",
+					   ref_table[kind], placeholders ? "" : "WHERE u.doc IS NOT NULL",
+					   returning ? psprintf(" RETURNING t.digest, t.id%s", label) : "");
+		/* (on Citus an INSERT ... SELECT into a reference table returns no rows) */
+		if (returning)
+			insert_new(psprintf(sql, ""), psprintf(sql, " ON CONFLICT DO NOTHING"), 2, types, newargs);
+		else
+			kidx_spi_execute(psprintf(sql, " ON CONFLICT DO NOTHING"), 2, types, newargs, NULL, false, 0);
+		if (returning)
+			read_resource_ids(b, kind, true, false);
+		else
+			SPI_freetuptable(SPI_tuptable);
 	}
 	/*
 	 * Documents of rows stored without one are filled in: the rows are
@@ -591,46 +766,28 @@ store_resources(Batch *b, RunRef kind)
 								  " AND u.doc IS NOT NULL",
 								  ref_table[kind], schema),
 						 2, types, args, NULL, false, 0);
-	kidx_spi_execute(psprintf("SELECT t.digest, t.id%s FROM kernelindex.%s AS t"
-							  " WHERE t.digest OPERATOR(%s.=) ANY ($1)",
-							  kind == RR_WORKLOAD ? ", t.label" : "", ref_table[kind], schema),
-					 1, types, args, NULL, false, 0);
-	for (r = 0; r < SPI_processed; r++)
+
+	/* Read again what is not known yet. */
+	m = 0;
+	for (i = 0; i < n; i++)
+		if (b->res[kind][i].id == 0 || b->res[kind][i].recheck)
+			digests[m++] = &b->res[kind][i].digest;
+	if (m > 0)
 	{
-		HeapTuple	tup = SPI_tuptable->vals[r];
-		TupleDesc	desc = SPI_tuptable->tupdesc;
-		bool		isnull;
-		KidxDigest *d = (KidxDigest *) DatumGetPointer(SPI_getbinval(tup, desc, 1, &isnull));
-		DigestEntry *e = hash_search(b->res_hash[kind], d, HASH_FIND, NULL);
-		BatchResource *res;
-		Datum		label;
-
-		if (e == NULL)
-			continue;
-		res = &b->res[kind][e->index];
-		res->id = DatumGetInt32(SPI_getbinval(tup, desc, 2, &isnull));
-		if (kind != RR_WORKLOAD || !res->label_assumed)
-			continue;
-
-		/*
-		 * Runs held by the workload's label rebuild their externalIds from the
-		 * label stored: it must be the one they assumed.  It is, unless a
-		 * concurrent load stored this workload with another document.
-		 */
-		label = SPI_getbinval(tup, desc, 3, &isnull);
-		if (isnull || strcmp(TextDatumGetCString(label), res->label) != 0)
-		{
-			char		text[KIDX_DIGEST_TEXT_LEN + 1];
-
-			kidx_digest_to_cstring(&res->digest, text);
-			ereport(ERROR,
-					(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
-					 errmsg("workload %s was stored by a concurrent load with another label while document " INT64_FORMAT " was being stored",
-							text, res->ord),
-					 errhint("Retry the statement.")));
-		}
+		newargs[0] = digest_array(digests, m);
+		kidx_spi_execute(psprintf("SELECT t.digest, t.id%s FROM kernelindex.%s AS t"
+								  " WHERE t.digest OPERATOR(%s.=) ANY ($1)",
+								  label, ref_table[kind], schema),
+						 1, types, newargs, NULL, false, 0);
+		for (i = 0; i < n; i++)
+			if (b->res[kind][i].recheck)
+			{
+				/* (read again just now, its label checked this time) */
+				b->res[kind][i].id = 0;
+				b->res[kind][i].recheck = false;
+			}
+		read_resource_ids(b, kind, false, false);
 	}
-	SPI_freetuptable(SPI_tuptable);
 
 	for (i = 0; i < n; i++)
 	{
@@ -655,6 +812,17 @@ store_resources(Batch *b, RunRef kind)
 	}
 }
 
+/* The batch's entry of the key in the first column of a result row, or NULL. */
+static DigestEntry *
+key_of_row(Batch *b, uint64 r)
+{
+	bool		isnull;
+
+	return hash_search(b->key_hash,
+					   DatumGetPointer(SPI_getbinval(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, 1, &isnull)),
+					   HASH_FIND, NULL);
+}
+
 /* Step 2: store the comparability keys. */
 static void
 store_keys(Batch *b)
@@ -665,14 +833,24 @@ store_keys(Batch *b)
 	Oid			types[4] = {kidx_digest_array_type(), INT4ARRAYOID, INT4ARRAYOID, INT4ARRAYOID};
 	Datum		args[4];
 	bool		distributed;
+	const char *sql;
+	bool	   *stored;
+	int			m;
+	int32	   *new_ids[KEY_NREFS];
+	int			nnew[KEY_NREFS] = {0, 0, 0};
+	static const RunRef key_ref[KEY_NREFS] = {RR_PROTOCOL, RR_WORKLOAD, RR_ENVIRONMENT};
 	uint64		r;
 	int			i;
 	int			j;
 
+	StaticAssertStmt(KEY_NREFS == 3, "a key is a protocol, a workload and an environment");
 	if (n == 0)
 		return;
 	for (j = 0; j < 3; j++)
+	{
 		ids[j] = palloc(sizeof(Datum) * n);
+		new_ids[j] = palloc(sizeof(int32) * n);
+	}
 	for (i = 0; i < n; i++)
 	{
 		keys[i] = &b->keys[i].key;
@@ -689,24 +867,71 @@ store_keys(Batch *b)
 	 * no rows to SPI, and every key counts as stored before).
 	 */
 	distributed = kidx_distributed("comparability_keys");
-	kidx_spi_execute(psprintf("INSERT INTO kernelindex.comparability_keys AS t (key, protocol_id, workload_id, environment_id)"
-							  " SELECT u.k, u.p, u.w, u.e FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2),"
-							  " pg_catalog.unnest($3), pg_catalog.unnest($4)) AS u(k, p, w, e)"
-							  " ORDER BY u.k ON CONFLICT DO NOTHING%s",
-							  distributed ? "" : " RETURNING t.key"),
-					 4, types, args, NULL, false, 0);
-	for (r = 0; !distributed && r < SPI_processed; r++)
+	sql = "INSERT INTO kernelindex.comparability_keys AS t (key, protocol_id, workload_id, environment_id)"
+		" SELECT u.k, u.p, u.w, u.e FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2),"
+		" pg_catalog.unnest($3), pg_catalog.unnest($4)) AS u(k, p, w, e)"
+		" ORDER BY u.k%s%s";
+	if (distributed)
 	{
-		bool		isnull;
-		DigestEntry *e = hash_search(b->key_hash,
-									 DatumGetPointer(SPI_getbinval(SPI_tuptable->vals[r],
-																   SPI_tuptable->tupdesc, 1, &isnull)),
-									 HASH_FIND, NULL);
+		kidx_spi_execute(psprintf(sql, " ON CONFLICT DO NOTHING", ""), 4, types, args, NULL, false, 0);
+		SPI_freetuptable(SPI_tuptable);
+		return;
+	}
+
+	/* The keys stored before; the others go in (insert_new). */
+	kidx_spi_execute(psprintf("SELECT t.key FROM kernelindex.comparability_keys AS t"
+							  " WHERE t.key OPERATOR(%s.=) ANY ($1)", kidx_extension_schema()),
+					 1, types, args, NULL, false, 0);
+	stored = palloc0(sizeof(bool) * n);
+	for (r = 0; r < SPI_processed; r++)
+	{
+		DigestEntry *e = key_of_row(b, r);
 
 		if (e != NULL)
-			b->keys[e->index].existing = false;
+			stored[e->index] = true;
 	}
 	SPI_freetuptable(SPI_tuptable);
+	for (i = 0, m = 0; i < n; i++)
+		if (!stored[i])
+		{
+			keys[m] = keys[i];
+			for (j = 0; j < 3; j++)
+				ids[j][m] = ids[j][i];
+			m++;
+		}
+	if (m == 0)
+		return;
+	args[0] = digest_array(keys, m);
+	for (j = 0; j < 3; j++)
+		args[1 + j] = kidx_datum_array(ids[j], NULL, m, INT4OID);
+	insert_new(psprintf(sql, "", " RETURNING t.key"),
+			   psprintf(sql, " ON CONFLICT DO NOTHING", " RETURNING t.key"), 4, types, args);
+	for (r = 0; r < SPI_processed; r++)
+	{
+		DigestEntry *e = key_of_row(b, r);
+
+		if (e == NULL)
+			elog(ERROR, "a comparability key stored is not in its batch");
+		b->keys[e->index].existing = false;
+		for (j = 0; j < KEY_NREFS; j++)
+		{
+			BatchResource *res = &b->res[key_ref[j]][b->keys[e->index].res[j]];
+
+			/*
+			 * (A row this batch stored needs no lock: no other transaction
+			 * sees it before this one commits, and then sees the key too.)
+			 */
+			if (!res->inserted)
+				new_ids[j][nnew[j]++] = res->id;
+		}
+	}
+	SPI_freetuptable(SPI_tuptable);
+
+	/*
+	 * What the new keys name exists and stays until this transaction ends
+	 * (on Citus, foreign keys: distribute()).
+	 */
+	keys_references_check(new_ids, nnew);
 }
 
 /* ----------------------------------------------------------------
@@ -919,7 +1144,6 @@ static void
 writer_flush(RunsWriter *w, Batch *b, RunsBuffer *buf)
 {
 	MemoryContext cxt = CurrentMemoryContext;
-	ResourceOwner owner = CurrentResourceOwner;
 	Datum		rows;
 
 	if (buf->n == 0)
@@ -931,30 +1155,10 @@ writer_flush(RunsWriter *w, Batch *b, RunsBuffer *buf)
 		kidx_spi_execute_plan(buf->plan, &rows, NULL, false, 0);
 	else
 	{
-		BeginInternalSubTransaction(NULL);
-		MemoryContextSwitchTo(cxt);
-		PG_TRY();
-		{
-			kidx_spi_execute_plan(buf->plan, &rows, NULL, false, 0);
-			ReleaseCurrentSubTransaction();
-			MemoryContextSwitchTo(cxt);
-			CurrentResourceOwner = owner;
-		}
-		PG_CATCH();
-		{
-			ErrorData  *edata;
+		ErrorData  *edata = execute_in_subxact(NULL, buf->plan, 1, NULL, &rows);
 
-			MemoryContextSwitchTo(cxt);
-			edata = CopyErrorData();
-			FlushErrorState();
-			RollbackAndReleaseCurrentSubTransaction();
-			MemoryContextSwitchTo(cxt);
-			CurrentResourceOwner = owner;
-			if (edata->sqlerrcode != ERRCODE_UNIQUE_VIOLATION)
-				ReThrowError(edata);
+		if (edata != NULL)
 			stored_collision(w, b, buf, rows, edata);
-		}
-		PG_END_TRY();
 	}
 	if (buf->counted)
 	{

@@ -1,14 +1,16 @@
 /*-------------------------------------------------------------------------
  *
  * references.c
- *	  The references of kernelindex.runs, checked per statement as strongly
- *	  as foreign keys.
+ *	  The references of kernelindex.runs and kernelindex.comparability_keys,
+ *	  checked per statement as strongly as foreign keys.
  *
  * A run refers to its comparability key, its implementation and seven
- * dictionaries (run_store.c lists the columns and the tables).  Row-level
+ * dictionaries; a comparability key to its protocol, workload and
+ * environment (run_store.c lists the columns and the tables).  Row-level
  * foreign keys would check each of a million inserted runs against the same
- * few thousand rows (about 3 us a check, a dozen checks a run); these
- * triggers check a statement's runs at once and keep the promise of
+ * few thousand rows (about 3 us a check, a dozen checks a run), and each
+ * new key of a varied load three times (a quarter of such a load's time);
+ * these checks take a statement's rows at once and keep the promise of
  * PostgreSQL's RI triggers (src/backend/utils/adt/ri_triggers.c):
  *
  * - kernelindex.runs_references_check(), AFTER INSERT FOR EACH STATEMENT
@@ -19,11 +21,17 @@
  *	 transaction's otherwise, where locking a row deleted since is a
  *	 serialization failure).  A concurrent delete of the row waits for the
  *	 lock, or the lock for the delete.
- * - kernelindex.runs_references_guard(), on every table runs refer to:
- *	 AFTER DELETE FOR EACH STATEMENT and AFTER TRUNCATE, no run names a row
- *	 that is gone, read with the latest snapshot (as RI's check on delete
- *	 does), so that runs committed by others after this transaction began
- *	 are seen; BEFORE UPDATE FOR EACH ROW, a dictionary value never changes.
+ * - keys_references_check(), called by the batch writer (batch.c) right
+ *	 after the INSERT of a statement's new comparability keys, makes the
+ *	 same check and takes the same locks for the resources the new keys
+ *	 name.  (Not a trigger of comparability_keys: pg_restore loads that
+ *	 table before protocols, and only foreign keys order a restore.)
+ * - kernelindex.runs_references_guard(), on every table runs or keys refer
+ *	 to: AFTER DELETE FOR EACH STATEMENT and AFTER TRUNCATE, no run (no key)
+ *	 names a row that is gone, read with the latest snapshot (as RI's check
+ *	 on delete does), so that rows committed by others after this
+ *	 transaction began are seen; BEFORE UPDATE FOR EACH ROW, a dictionary
+ *	 value never changes.
  * - kernelindex.identity_guard(), BEFORE UPDATE FOR EACH ROW: what a
  *	 comparability key is (its key and resources) and what a resource is
  *	 (its digest and id) never change.
@@ -31,7 +39,8 @@
  * test/t/030_references.pl races loads against deletes under READ
  * COMMITTED, REPEATABLE READ and SERIALIZABLE.  On Citus (distribute())
  * runs live in shards, where these triggers cannot run: distribute() drops
- * them and declares the same references as foreign keys.
+ * them and declares the same references (of runs and of keys) as foreign
+ * keys.
  *
  *-------------------------------------------------------------------------
  */
@@ -67,16 +76,30 @@ typedef struct RefValue
 	char		bytes[KIDX_DIGEST_LEN]; /* int4 or kidx_digest */
 } RefValue;
 
+/* A table whose rows refer to others, and its reference columns. */
+typedef struct Referrer
+{
+	const char *table;
+	const RunColumnInfo *columns;
+	int			ncolumns;
+} Referrer;
+
+/* The tables checked so: runs, and the comparability keys. */
+static const Referrer referrers[] = {
+	{"runs", run_column, RC_N},
+	{"comparability_keys", key_column, KEY_NREFS},
+};
+
 /* The length of a reference column's values. */
 static int
-ref_len(RunColumn c)
+ref_len(const RunColumnInfo *ci)
 {
-	return run_column[c].type == CT_DIGEST ? KIDX_DIGEST_LEN : sizeof(int32);
+	return ci->type == CT_DIGEST ? KIDX_DIGEST_LEN : sizeof(int32);
 }
 
 /* The values of a reference column, as a Datum array of its type. */
 static Datum
-ref_array(RunColumn c, HTAB *values, int n)
+ref_array(const RunColumnInfo *ci, HTAB *values, int n)
 {
 	Datum	   *elems = palloc(sizeof(Datum) * Max(n, 1));
 	HASH_SEQ_STATUS seq;
@@ -86,7 +109,7 @@ ref_array(RunColumn c, HTAB *values, int n)
 	hash_seq_init(&seq, values);
 	while ((v = hash_seq_search(&seq)) != NULL)
 	{
-		if (run_column[c].type == CT_DIGEST)
+		if (ci->type == CT_DIGEST)
 			elems[i++] = PointerGetDatum(v->bytes);
 		else
 		{
@@ -96,7 +119,7 @@ ref_array(RunColumn c, HTAB *values, int n)
 			elems[i++] = Int32GetDatum(id);
 		}
 	}
-	if (run_column[c].type == CT_DIGEST)
+	if (ci->type == CT_DIGEST)
 		return PointerGetDatum(construct_array(elems, n, kidx_digest_type(), KIDX_DIGEST_LEN,
 											   false, TYPALIGN_CHAR));
 	return PointerGetDatum(construct_array(elems, n, INT4OID, 4, true, TYPALIGN_INT));
@@ -104,9 +127,9 @@ ref_array(RunColumn c, HTAB *values, int n)
 
 /* A reference value as the error detail shows it. */
 static char *
-ref_shown(RunColumn c, const char *bytes)
+ref_shown(const RunColumnInfo *ci, const char *bytes)
 {
-	if (run_column[c].type == CT_DIGEST)
+	if (ci->type == CT_DIGEST)
 	{
 		char	   *text = palloc(KIDX_DIGEST_TEXT_LEN + 1);
 
@@ -123,21 +146,20 @@ ref_shown(RunColumn c, const char *bytes)
 }
 
 /*
- * Check that every value of a reference column of the new runs is there,
- * and lock the rows FOR KEY SHARE until this transaction ends: the check an
- * RI trigger makes, once per value.
+ * Check that every value of a reference column of new rows of a table (runs
+ * or comparability_keys) is there, and lock the rows FOR KEY SHARE until
+ * this transaction ends: the check an RI trigger makes, once per value.
  */
 static void
-check_column(RunColumn c, HTAB *values, int n)
+check_column(const char *referrer, const RunColumnInfo *ci, HTAB *values, int n)
 {
-	const RunColumnInfo *ci = &run_column[c];
 	Oid			argtypes[1] = {ci->type == CT_DIGEST ? kidx_digest_array_type() : INT4ARRAYOID};
 	Datum		args[1];
 	uint64		r;
 
 	if (n == 0)
 		return;
-	args[0] = ref_array(c, values, n);
+	args[0] = ref_array(ci, values, n);
 	kidx_spi_execute(psprintf("SELECT t.%s FROM kernelindex.%s AS t"
 							  " WHERE t.%s OPERATOR(%s.=) ANY ($1) ORDER BY t.%s FOR KEY SHARE",
 							  ci->refers_column, ci->refers_to, ci->refers_column,
@@ -176,10 +198,10 @@ check_column(RunColumn c, HTAB *values, int n)
 		hash_seq_term(&seq);
 		ereport(ERROR,
 				(errcode(ERRCODE_FOREIGN_KEY_VIOLATION),
-				 errmsg("insert or update on table \"runs\" violates the reference to table \"%s\"",
-						ci->refers_to),
+				 errmsg("insert or update on table \"%s\" violates the reference to table \"%s\"",
+						referrer, ci->refers_to),
 				 errdetail("Key (%s)=(%s) is not present in table \"%s\".",
-						   ci->name, ref_shown(c, v->bytes), ci->refers_to)));
+						   ci->name, ref_shown(ci, v->bytes), ci->refers_to)));
 	}
 }
 
@@ -237,7 +259,7 @@ kidx_runs_references_check(PG_FUNCTION_ARGS)
 				continue;
 			memset(&key, 0, sizeof(key));
 			if (run_column[c].type == CT_DIGEST)
-				memcpy(key.bytes, DatumGetPointer(slot->tts_values[i]), ref_len(c));
+				memcpy(key.bytes, DatumGetPointer(slot->tts_values[i]), ref_len(&run_column[c]));
 			else
 			{
 				int32		id = DatumGetInt32(slot->tts_values[i]);
@@ -255,9 +277,43 @@ kidx_runs_references_check(PG_FUNCTION_ARGS)
 		elog(ERROR, "SPI_connect failed");
 	for (c = 0; c < RC_N; c++)
 		if (values[c] != NULL)
-			check_column(c, values[c], n[c]);
+			check_column("runs", &run_column[c], values[c], n[c]);
 	SPI_finish();
 	return PointerGetDatum(NULL);
+}
+
+/* The check of new comparability keys' resources; see run_store.h. */
+void
+keys_references_check(int32 *const ids[KEY_NREFS], const int n[KEY_NREFS])
+{
+	int			c;
+
+	for (c = 0; c < KEY_NREFS; c++)
+	{
+		HASHCTL		ctl;
+		HTAB	   *values;
+		int			distinct = 0;
+		int			i;
+
+		ctl.keysize = sizeof(RefValue);
+		ctl.entrysize = sizeof(RefValue);
+		ctl.hcxt = CurrentMemoryContext;
+		values = hash_create("kernelindex references of new keys", 256, &ctl,
+							 HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+		for (i = 0; i < n[c]; i++)
+		{
+			RefValue	key;
+			bool		found;
+
+			memset(&key, 0, sizeof(key));
+			memcpy(key.bytes, &ids[c][i], sizeof(int32));
+			hash_search(values, &key, HASH_ENTER, &found);
+			if (!found)
+				distinct++;
+		}
+		check_column("comparability_keys", &key_column[c], values, distinct);
+		hash_destroy(values);
+	}
 }
 
 /* Is this table one of the dictionaries? */
@@ -273,13 +329,14 @@ is_dictionary(const char *table)
 }
 
 /*
- * Is any run there that names one of the values (NULL: any value) of a
- * table's key, through any of its reference columns?  Read with the latest
- * snapshot, as RI's check on delete does.  The column found in *col, the
- * value shown in *shown.
+ * Is any row of a referrer (runs, comparability_keys) there that names one
+ * of the values (NULL: any value) of a table's key, through any of its
+ * reference columns?  Read with the latest snapshot, as RI's check on
+ * delete does.  The column found in *col, the value shown in *shown.
  */
 static bool
-runs_use(const char *table, Datum values, Oid array_type, RunColumn *col, char **shown)
+rows_use(const Referrer *referrer, const char *table, Datum values, Oid array_type,
+		 const RunColumnInfo **col, char **shown)
 {
 	SPIPlanPtr	plan;
 	StringInfoData sql;
@@ -288,28 +345,31 @@ runs_use(const char *table, Datum values, Oid array_type, RunColumn *col, char *
 	int			c;
 	bool		found = false;
 
-	for (c = 0; c < RC_N && !found; c++)
+	for (c = 0; c < referrer->ncolumns && !found; c++)
 	{
-		if (run_column[c].refers_to == NULL || strcmp(run_column[c].refers_to, table) != 0)
+		const RunColumnInfo *ci = &referrer->columns[c];
+
+		if (ci->refers_to == NULL || strcmp(ci->refers_to, table) != 0)
 			continue;
 		initStringInfo(&sql);
 		if (values != (Datum) 0)
-			appendStringInfo(&sql, "SELECT r.%s::pg_catalog.text FROM kernelindex.runs AS r"
+			appendStringInfo(&sql, "SELECT r.%s::pg_catalog.text FROM kernelindex.%s AS r"
 							 " WHERE r.%s OPERATOR(%s.=) ANY ($1) LIMIT 1",
-							 run_column[c].name, run_column[c].name,
-							 run_column[c].type == CT_DIGEST ? kidx_extension_schema() : "pg_catalog");
+							 ci->name, referrer->table, ci->name,
+							 ci->type == CT_DIGEST ? kidx_extension_schema() : "pg_catalog");
 		else
-			appendStringInfo(&sql, "SELECT r.%s::pg_catalog.text FROM kernelindex.runs AS r"
+			appendStringInfo(&sql, "SELECT r.%s::pg_catalog.text FROM kernelindex.%s AS r"
 							 " WHERE r.%s IS NOT NULL LIMIT 1",
-							 run_column[c].name, run_column[c].name);
+							 ci->name, referrer->table, ci->name);
 		plan = SPI_prepare(sql.data, values != (Datum) 0 ? 1 : 0, argtypes);
 		if (plan == NULL)
 			elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
 		if (SPI_execute_snapshot(plan, args, NULL, GetLatestSnapshot(), InvalidSnapshot,
 								 true, false, 1) != SPI_OK_SELECT)
-			elog(ERROR, "could not look for runs that name rows of kernelindex.%s", table);
+			elog(ERROR, "could not look for rows of kernelindex.%s that name rows of kernelindex.%s",
+				 referrer->table, table);
 		found = SPI_processed > 0;
-		*col = c;
+		*col = ci;
 		if (found)
 			*shown = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
 		SPI_freeplan(plan);
@@ -318,26 +378,32 @@ runs_use(const char *table, Datum values, Oid array_type, RunColumn *col, char *
 }
 
 /*
- * The reference of runs to a relation: to that table, or on Citus to the
- * table a shard (named <table>_<shard id>) is of; NULL if none.
+ * A reference of runs or of comparability keys to a relation: to that
+ * table, or on Citus to the table a shard (named <table>_<shard id>) is of;
+ * NULL if none.  Its referrer in *referrer.
  */
 static const RunColumnInfo *
-referenced_by_runs(const char *relname)
+referenced_by(const char *relname, const Referrer **referrer)
 {
+	int			r;
 	int			c;
 
-	for (c = 0; c < RC_N; c++)
-	{
-		const char *t = run_column[c].refers_to;
-		size_t		len = t != NULL ? strlen(t) : 0;
-		const char *rest = relname + len;
+	for (r = 0; r < lengthof(referrers); r++)
+		for (c = 0; c < referrers[r].ncolumns; c++)
+		{
+			const char *t = referrers[r].columns[c].refers_to;
+			size_t		len = t != NULL ? strlen(t) : 0;
+			const char *rest = relname + len;
 
-		if (t != NULL && strncmp(relname, t, len) == 0 &&
-			(*rest == '\0' ||
-			 (rest[0] == '_' && rest[1] != '\0' &&
-			  strspn(rest + 1, "0123456789") == strlen(rest + 1))))
-			return &run_column[c];
-	}
+			if (t != NULL && strncmp(relname, t, len) == 0 &&
+				(*rest == '\0' ||
+				 (rest[0] == '_' && rest[1] != '\0' &&
+				  strspn(rest + 1, "0123456789") == strlen(rest + 1))))
+			{
+				*referrer = &referrers[r];
+				return &referrers[r].columns[c];
+			}
+		}
 	return NULL;
 }
 
@@ -348,18 +414,19 @@ kidx_runs_references_guard(PG_FUNCTION_ARGS)
 	TriggerData *td = (TriggerData *) fcinfo->context;
 	Relation	rel;
 	const RunColumnInfo *ref;
+	const Referrer *referrer = NULL;
 	const char *table;
 	const char *key;
 	AttrNumber	att;
-	RunColumn	col;
+	const RunColumnInfo *col;
 	char	   *shown = NULL;
 
 	if (!CALLED_AS_TRIGGER(fcinfo))
 		elog(ERROR, "kidx_runs_references_guard: not called as a trigger");
 	rel = td->tg_relation;
-	ref = referenced_by_runs(RelationGetRelationName(rel));
+	ref = referenced_by(RelationGetRelationName(rel), &referrer);
 	if (ref == NULL)
-		elog(ERROR, "kidx_runs_references_guard: runs refer to no column of \"%s\"",
+		elog(ERROR, "kidx_runs_references_guard: neither runs nor comparability keys refer to \"%s\"",
 			 RelationGetRelationName(rel));
 	table = ref->refers_to;
 	key = ref->refers_column;
@@ -381,11 +448,12 @@ kidx_runs_references_guard(PG_FUNCTION_ARGS)
 		elog(ERROR, "SPI_connect failed");
 	if (TRIGGER_FIRED_BY_TRUNCATE(td->tg_event))
 	{
-		if (runs_use(table, (Datum) 0, InvalidOid, &col, &shown))
+		if (rows_use(referrer, table, (Datum) 0, InvalidOid, &col, &shown))
 			ereport(ERROR,
 					(errcode(ERRCODE_FOREIGN_KEY_VIOLATION),
-					 errmsg("cannot truncate table \"%s\": runs refer to its rows", table),
-					 errhint("Truncate kernelindex.runs in the same command.")));
+					 errmsg("cannot truncate table \"%s\": %s refer to its rows", table,
+							referrer == &referrers[0] ? "runs" : "comparability keys"),
+					 errhint("Truncate kernelindex.%s in the same command.", referrer->table)));
 	}
 	else if (TRIGGER_FIRED_BY_DELETE(td->tg_event) && td->tg_oldtable != NULL)
 	{
@@ -408,15 +476,16 @@ kidx_runs_references_guard(PG_FUNCTION_ARGS)
 		}
 		ExecDropSingleTupleTableSlot(slot);
 		if (n > 0 &&
-			runs_use(table, PointerGetDatum(construct_array(vals, n, a->atttypid, a->attlen,
-															 a->attbyval, a->attalign)),
+			rows_use(referrer, table,
+					 PointerGetDatum(construct_array(vals, n, a->atttypid, a->attlen,
+													 a->attbyval, a->attalign)),
 					 get_array_type(a->atttypid), &col, &shown))
 			ereport(ERROR,
 					(errcode(ERRCODE_FOREIGN_KEY_VIOLATION),
-					 errmsg("update or delete on table \"%s\" violates the reference from table \"runs\"",
-							table),
-					 errdetail("Key (%s)=(%s) is still referenced from table \"runs\" (column %s).",
-							   key, shown, run_column[col].name)));
+					 errmsg("update or delete on table \"%s\" violates the reference from table \"%s\"",
+							table, referrer->table),
+					 errdetail("Key (%s)=(%s) is still referenced from table \"%s\" (column %s).",
+							   key, shown, referrer->table, col->name)));
 	}
 	SPI_finish();
 	return PointerGetDatum(NULL);

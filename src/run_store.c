@@ -60,6 +60,12 @@ const RunColumnInfo run_column[RC_N] = {
 	[RC_EXTERNAL_KEY] = {"external_key", CT_UUID, NULL, NULL},
 };
 
+const RunColumnInfo key_column[KEY_NREFS] = {
+	{"protocol_id", CT_INT4, "protocols", "id"},
+	{"workload_id", CT_INT4, "workloads", "id"},
+	{"environment_id", CT_INT4, "environments", "id"},
+};
+
 /* The attribute numbers of runs' columns; see run_store.h. */
 void
 run_column_attnums(TupleDesc desc, AttrNumber *att)

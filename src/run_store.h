@@ -79,6 +79,20 @@ typedef struct RunColumnInfo
 
 extern const RunColumnInfo run_column[RC_N];
 
+/*
+ * The references of kernelindex.comparability_keys (to the protocol, the
+ * workload and the environment of a key), checked like those of runs.
+ */
+#define KEY_NREFS 3
+extern const RunColumnInfo key_column[KEY_NREFS];
+
+/*
+ * Check that the resources new comparability keys name (ids[c][0 .. n[c]-1]
+ * in each of the KEY_NREFS columns) exist, and lock them FOR KEY SHARE until
+ * this transaction ends, as a foreign key check does (references.c).
+ */
+extern void keys_references_check(int32 *const ids[KEY_NREFS], const int n[KEY_NREFS]);
+
 /* The column of runs a RunText is held in. */
 #define RC_TEXT(t) ((RunColumn) (RC_TITLE + (t)))
 

@@ -9,7 +9,8 @@
  *       its document arrives).
  *   comparability_keys
  *       one row per comparability key: the protocol, workload and
- *       environment runs must share to be compared (foreign keys).
+ *       environment runs must share to be compared (references checked
+ *       per statement, as those of runs).
  *   run_titles, run_statuses, run_sources, run_benchmarks, run_strings,
  *   run_labels, run_templates
  *       dictionaries of the values runs repeat: each value once, with a
@@ -28,7 +29,9 @@
  * foreign keys, which would cost a million-run load a dozen checks a run:
  * the C triggers kernelindex.runs_references_check() and
  * runs_references_guard() keep the same promise under every isolation
- * level (test/t/030_references.pl).
+ * level (test/t/030_references.pl).  What comparability keys refer to, too:
+ * the batch writer checks and locks the resources of a statement's new keys
+ * at once (src/references.c), and runs_references_guard() guards them.
  * --------------------------------------------------------------------- */
 
 CREATE SCHEMA kernelindex;
@@ -169,18 +172,18 @@ COMMENT ON COLUMN kernelindex.implementations.title IS 'metadata.title of the do
 
 CREATE TABLE kernelindex.comparability_keys (
 	key @extschema@.kidx_digest PRIMARY KEY,
-	protocol_id integer NOT NULL REFERENCES kernelindex.protocols (id),
-	workload_id integer NOT NULL REFERENCES kernelindex.workloads (id),
-	environment_id integer NOT NULL REFERENCES kernelindex.environments (id)
+	protocol_id integer NOT NULL,
+	workload_id integer NOT NULL,
+	environment_id integer NOT NULL
 );
 CREATE INDEX comparability_keys_workload ON kernelindex.comparability_keys (workload_id);
 CREATE INDEX comparability_keys_environment ON kernelindex.comparability_keys (environment_id);
 COMMENT ON TABLE kernelindex.comparability_keys IS
 'the comparability keys runs are stored under: each one a protocol, a workload and an environment';
 COMMENT ON COLUMN kernelindex.comparability_keys.key IS 'kidx_comparability_key(protocol, workload, environment)';
-COMMENT ON COLUMN kernelindex.comparability_keys.protocol_id IS 'the protocol (kernelindex.protocols.id)';
-COMMENT ON COLUMN kernelindex.comparability_keys.workload_id IS 'the workload (kernelindex.workloads.id)';
-COMMENT ON COLUMN kernelindex.comparability_keys.environment_id IS 'the environment (kernelindex.environments.id)';
+COMMENT ON COLUMN kernelindex.comparability_keys.protocol_id IS 'the protocol (kernelindex.protocols.id; checked per statement, as a foreign key)';
+COMMENT ON COLUMN kernelindex.comparability_keys.workload_id IS 'the workload (kernelindex.workloads.id; checked per statement, as a foreign key)';
+COMMENT ON COLUMN kernelindex.comparability_keys.environment_id IS 'the environment (kernelindex.environments.id; checked per statement, as a foreign key)';
 COMMENT ON INDEX kernelindex.comparability_keys_workload IS 'finds the keys of a workload (a dashboard''s filter on kernel)';
 COMMENT ON INDEX kernelindex.comparability_keys_environment IS 'finds the keys of an environment (a dashboard''s filter on GPU)';
 
@@ -425,7 +428,7 @@ CREATE FUNCTION kernelindex.runs_references_guard()
 RETURNS trigger
 AS 'MODULE_PATHNAME', 'kidx_runs_references_guard' LANGUAGE C;
 COMMENT ON FUNCTION kernelindex.runs_references_guard() IS
-'triggers of the tables runs refer to: a row a run names is not deleted or truncated away (23503, checked with the latest snapshot, as a foreign key is), and a dictionary value is never changed (0A000)';
+'triggers of the tables runs or comparability keys refer to: a row a run (a key) names is not deleted or truncated away (23503, checked with the latest snapshot, as a foreign key is), and a dictionary value is never changed (0A000)';
 
 DO $$
 DECLARE
@@ -446,6 +449,17 @@ BEGIN
 			' FOR EACH ROW EXECUTE FUNCTION kernelindex.runs_references_guard()', t || '_update', t);
 		EXECUTE pg_catalog.format('COMMENT ON TRIGGER %I ON kernelindex.%I IS %L', t || '_update', t,
 			'refuses to change a dictionary value: runs refer to it');
+	END LOOP;
+	/* the resources comparability keys name (the batch writer checks new keys) */
+	FOREACH t IN ARRAY ARRAY['protocols', 'workloads', 'environments'] LOOP
+		EXECUTE pg_catalog.format('CREATE TRIGGER %I AFTER DELETE ON kernelindex.%I REFERENCING OLD TABLE AS old_rows'
+			' FOR EACH STATEMENT EXECUTE FUNCTION kernelindex.runs_references_guard()', t || '_delete', t);
+		EXECUTE pg_catalog.format('COMMENT ON TRIGGER %I ON kernelindex.%I IS %L', t || '_delete', t,
+			'refuses to delete a row a comparability key names (23503)');
+		EXECUTE pg_catalog.format('CREATE TRIGGER %I AFTER TRUNCATE ON kernelindex.%I'
+			' FOR EACH STATEMENT EXECUTE FUNCTION kernelindex.runs_references_guard()', t || '_truncate', t);
+		EXECUTE pg_catalog.format('COMMENT ON TRIGGER %I ON kernelindex.%I IS %L', t || '_truncate', t,
+			'refuses to truncate while comparability keys name its rows (23503; truncate kernelindex.comparability_keys in the same command)');
 	END LOOP;
 END
 $$;

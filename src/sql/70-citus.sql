@@ -12,11 +12,15 @@
  * stays within one shard) and makes every other table a reference table
  * (a whole copy on every server).  What it changes, and why:
  *
- * - The foreign keys between the resource tables are dropped, the tables
- *   made reference tables, and the keys declared again, named <name>_citus:
- *   Citus refuses to make one table of a chain of foreign keys between
- *   local tables a reference table, and the workers' copies of the tables
- *   (which CREATE EXTENSION made there) keep the original names.
+ * - The foreign keys between the tables made reference tables are dropped,
+ *   the tables made reference tables, and the keys declared again, named
+ *   <name>_citus: Citus refuses to make one table of a chain of foreign keys
+ *   between local tables a reference table, and the workers' copies of the
+ *   tables (which CREATE EXTENSION made there) keep the original names.
+ *   What a comparability key refers to (its protocol, workload and
+ *   environment), checked by the batch writer on one server, is declared
+ *   so too (comparability_keys_<column>_fkey_citus), and the guards of
+ *   deletes and truncates of those tables dropped, as for runs below.
  * - What runs refer to (kernelindex.run_references(): their comparability
  *   key, implementation and dictionary values), checked per statement by
  *   triggers on one server, is declared as foreign keys from runs to those
@@ -116,6 +120,9 @@ DECLARE
 		SELECT x.column_name OPERATOR(pg_catalog.||) ':' OPERATOR(pg_catalog.||) x.table_name
 			OPERATOR(pg_catalog.||) ':' OPERATOR(pg_catalog.||) x.key_column
 		FROM kernelindex.run_references() x);
+	-- what comparability keys refer to (on one server the batch writer checks it)
+	key_references CONSTANT text[] := ARRAY[
+		'protocol_id:protocols:id', 'workload_id:workloads:id', 'environment_id:environments:id'];
 	r text;
 	t text;
 	fk record;
@@ -205,7 +212,7 @@ BEGIN
 	END LOOP;
 
 	/* ... with the triggers whose checks a declared foreign key takes over. */
-	FOREACH r IN ARRAY referenced LOOP
+	FOREACH r IN ARRAY referenced OPERATOR(pg_catalog.||) key_references LOOP
 		t := pg_catalog.split_part(r, ':', 2);
 		IF NOT EXISTS (SELECT FROM pg_catalog.pg_dist_partition p
 					   WHERE p.logicalrelid OPERATOR(pg_catalog.=) pg_catalog.format('kernelindex.%I', t)::regclass) THEN
@@ -226,6 +233,16 @@ BEGIN
 	/* 3. ... and their foreign keys again, now between reference tables. */
 	FOREACH t IN ARRAY fks LOOP
 		EXECUTE t;
+	END LOOP;
+	/* What comparability keys refer to: foreign keys between reference tables. */
+	FOREACH r IN ARRAY key_references LOOP
+		t := 'comparability_keys_' OPERATOR(pg_catalog.||) pg_catalog.split_part(r, ':', 1) OPERATOR(pg_catalog.||) '_fkey_citus';
+		IF NOT EXISTS (SELECT FROM pg_catalog.pg_constraint c
+					   WHERE c.conrelid OPERATOR(pg_catalog.=) 'kernelindex.comparability_keys'::regclass
+						 AND c.conname OPERATOR(pg_catalog.=) t) THEN
+			EXECUTE pg_catalog.format('ALTER TABLE kernelindex.comparability_keys ADD CONSTRAINT %I FOREIGN KEY (%I) REFERENCES kernelindex.%I (%I)',
+				t, pg_catalog.split_part(r, ':', 1), pg_catalog.split_part(r, ':', 2), pg_catalog.split_part(r, ':', 3));
+		END IF;
 	END LOOP;
 	/* 4. Runs, by comparability key; what they name is a foreign key. */
 	IF NOT EXISTS (SELECT FROM pg_catalog.pg_dist_partition p

@@ -12,7 +12,8 @@
 # for a delete stores the value again).  With the check of new runs
 # disabled the same race leaves a run pointing at nothing, for every
 # column and path; with the guard of a referenced table disabled a plain
-# delete does: so the test can fail.
+# delete does: so the test can fail.  The same races for what comparability
+# keys refer to (their protocol, workload and environment), at the end.
 use strict;
 use warnings;
 
@@ -331,6 +332,85 @@ for my $ref (@KidxStore::RUN_REFERENCES)
 	$node->safe_psql('refs', "ALTER TABLE kernelindex.$table ENABLE TRIGGER ${table}_delete");
 	$node->safe_psql('refs', 'DELETE FROM kernelindex.runs WHERE ' . join(' OR ',
 		map { "$_->[0] = '$value'" } grep { $_->[1] eq $table } @KidxStore::RUN_REFERENCES));
+	is($node->safe_psql('refs', $orphans), '0', "control, $table: cleaned up");
+}
+
+# What comparability keys refer to (their protocol, workload and
+# environment), checked by the batch writer at once for a statement's new
+# keys and guarded by <table>_delete: a load that stores a new key naming a
+# resource races the delete of that resource (with the keys and runs that
+# name it), under every isolation level, in both orders; after each race no
+# key points at nothing, and the loser fails with 23503 or 40001.
+my @KEY_REFERENCES = ([ 'protocol_id', 'protocols' ], [ 'workload_id', 'workloads' ],
+	[ 'environment_id', 'environments' ]);
+sub key_victim
+{
+	my ($col, $table) = @{ $_[0] };
+	my $year = 2030 + ++$marker;
+	replenish();
+	my ($value, $n) = split / /, $node->safe_psql('refs', qq{
+		SELECT k.$col || ' ' || x.n FROM csv_keys x JOIN kernelindex.comparability_keys k ON k.key = x.key
+		WHERE x.metric_name = 'speed' ORDER BY x.n LIMIT 1});
+	# a new key naming the row: a new GPU (a new environment), or for an
+	# environment a new workload size
+	my $gpu = $table eq 'environments' ? 'gpu_name' : "'NVIDIA KIDX $year'";
+	my $x = $table eq 'environments' ? "'$year'" : 'x_value';
+	my $load = "INSERT INTO kernelindex.liger_rows SELECT kernel_name, kernel_provider, kernel_operation_mode,"
+	  . " metric_name, metric_unit, x_name, x_label, $x, y_value_50, y_value_20, y_value_80,"
+	  . " extra_benchmark_config_str, $gpu, \"timestamp\", liger_version FROM csv_rows WHERE n = $n";
+	my $delete = "DELETE FROM kernelindex.runs WHERE comparability_key IN"
+	  . " (SELECT key FROM kernelindex.comparability_keys WHERE $col = $value);"
+	  . " DELETE FROM kernelindex.comparability_keys WHERE $col = $value;"
+	  . " DELETE FROM kernelindex.$table WHERE id = $value;";
+	return ($value, $load, $delete);
+}
+for my $level ('READ COMMITTED', 'REPEATABLE READ', 'SERIALIZABLE')
+{
+	for my $ref (@KEY_REFERENCES)
+	{
+		for my $first ('load', 'delete')
+		{
+			my ($value, $load, $delete) = key_victim($ref);
+			my $name = "$level, key's $ref->[0] ($ref->[1]), $first first";
+			run_wait($_, "BEGIN ISOLATION LEVEL $level; SELECT count(*) FROM kernelindex.runs") for $loader, $deleter;
+			my ($a, $b) = $first eq 'load' ? ($loader, $deleter) : ($deleter, $loader);
+			run_wait($a, $first eq 'load' ? $load : $delete);
+			my $m = run_nowait($b, $first eq 'load' ? $delete : $load);
+			ok(blocked($b), "$name: the " . ($first eq 'load' ? 'delete' : 'load') . ' waits');
+			run_wait($a, 'COMMIT;');
+			wait_for($b, $m);
+			run_wait($b, 'COMMIT;');
+			my $le = errors($loader);
+			my $de = errors($deleter);
+			is($node->safe_psql('refs', $orphans), '0', "$name: no key points at nothing")
+			  or diag $node->safe_psql('refs', $orphans_by_column);
+			like("$le;$de", qr/^(|23503|40001);(|23503|40001)$/, "$name: only reference or serialization errors ($le;$de)");
+			isnt($de, '', "$name: a delete after the load commits is refused ($de)") if $first eq 'load';
+			isnt($le, '', "$name: a load after the delete commits is refused ($le)") if $first eq 'delete';
+		}
+	}
+}
+# Without the guard, deleting a resource a key names leaves the key pointing
+# at nothing (the control); with it, the delete is refused, and so is a
+# truncate of the table alone.
+for my $ref (@KEY_REFERENCES)
+{
+	my ($col, $table) = @$ref;
+	my ($value) = key_victim($ref);
+	my $delete_row = "DELETE FROM kernelindex.$table WHERE id = $value";
+	my ($ret, $out, $err) = $node->psql('refs', $delete_row);
+	like($err, qr/violates the reference from table "comparability_keys"/, "$table: deleting a row a key names is refused");
+	($ret, $out, $err) = $node->psql('refs', "TRUNCATE kernelindex.$table");
+	like($err, qr/cannot truncate table "$table": comparability keys refer to its rows/,
+		"$table: truncating it alone is refused");
+	$node->safe_psql('refs', "ALTER TABLE kernelindex.$table DISABLE TRIGGER ${table}_delete");
+	$node->safe_psql('refs', $delete_row);
+	like($node->safe_psql('refs', $orphans_by_column), qr/^comparability keys whose $col names no row of $table: [1-9]/m,
+		"control, $table: without ${table}_delete the same delete leaves keys pointing at nothing");
+	$node->safe_psql('refs', "ALTER TABLE kernelindex.$table ENABLE TRIGGER ${table}_delete");
+	$node->safe_psql('refs', "DELETE FROM kernelindex.runs WHERE comparability_key IN"
+		  . " (SELECT key FROM kernelindex.comparability_keys WHERE $col = $value);"
+		  . " DELETE FROM kernelindex.comparability_keys WHERE $col = $value");
 	is($node->safe_psql('refs', $orphans), '0', "control, $table: cleaned up");
 }
 

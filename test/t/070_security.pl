@@ -250,9 +250,13 @@ my %trigger_fired_by = (
 	workloads_label => [ "UPDATE the label of a workload (refused)", qr/the label of workload .* cannot change/ ],
 	(map { ("${_}_identity" => [ "UPDATE a row of $_ (refused)", qr/cannot be changed/ ]) }
 	  qw(comparability_keys protocols environments workloads implementations)),
-	map { ("${_}_delete" => [ "DELETE a used row of $_ (refused)", qr/violates the reference from table "runs"/ ],
+	(map { ("${_}_delete" => [ "DELETE a used row of $_ (refused)", qr/violates the reference from table "runs"/ ],
 		"${_}_truncate" => [ "TRUNCATE $_ alone (refused)", qr/cannot truncate table "$_": runs refer to its rows/ ],
-		/^run_/ ? ("${_}_update" => [ "UPDATE a row of $_ (refused)", qr/cannot be changed/ ]) : ()) } @referenced);
+		/^run_/ ? ("${_}_update" => [ "UPDATE a row of $_ (refused)", qr/cannot be changed/ ]) : ()) } @referenced),
+	# (the resources comparability keys name)
+	map { ("${_}_delete" => [ "DELETE a used row of $_ (refused)", qr/violates the reference from table "comparability_keys"/ ],
+		"${_}_truncate" => [ "TRUNCATE $_ alone (refused)", qr/cannot truncate table "$_": comparability keys refer to its rows/ ]) }
+	  qw(protocols environments workloads));
 
 # For a function this test does not know yet: arguments by type.
 my %default_arg = (
@@ -382,10 +386,14 @@ sub exercise
 			 [ "DELETE a used row of $t (refused)", "DELETE FROM kernelindex.$t $where", 'refused' ],
 			 [ "TRUNCATE $t alone (refused)", "TRUNCATE kernelindex.$t", 'refused' ])
 		} @referenced),
-		# what a resource is never changes, nor a workload's label
+		# what a resource is never changes, nor a workload's label; what a
+		# comparability key names is never deleted or truncated away
 		(map {
-			[ "UPDATE a row of $_ (refused)", "UPDATE kernelindex.$_ SET id = id OPERATOR(pg_catalog.+) 1000000"
-				  . " WHERE id OPERATOR(pg_catalog.=) (SELECT pg_catalog.min(id) FROM kernelindex.$_)", 'refused' ]
+			([ "UPDATE a row of $_ (refused)", "UPDATE kernelindex.$_ SET id = id OPERATOR(pg_catalog.+) 1000000"
+				  . " WHERE id OPERATOR(pg_catalog.=) (SELECT pg_catalog.min(id) FROM kernelindex.$_)", 'refused' ],
+			 [ "DELETE a used row of $_ (refused)", "DELETE FROM kernelindex.$_"
+				  . " WHERE id OPERATOR(pg_catalog.=) (SELECT pg_catalog.min(id) FROM kernelindex.$_)", 'refused' ],
+			 [ "TRUNCATE $_ alone (refused)", "TRUNCATE kernelindex.$_", 'refused' ])
 		} qw(protocols environments workloads)),
 		[ "UPDATE the label of a workload (refused)", "UPDATE kernelindex.workloads"
 			  . " SET document = pg_catalog.jsonb_set(document, '{metadata,labels,label}', '\"x\"'::jsonb)"
