@@ -1445,3 +1445,6 @@ BEGIN
 	END LOOP;
 END
 $distribute$;
+
+/* The documentation a comment points to is in doc/ now. */
+COMMENT ON COLUMN kernelindex.run_templates.value IS 'the run document without what runs hold (see doc/reference.md, "The run layout")';

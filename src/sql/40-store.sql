@@ -1,7 +1,7 @@
 /* ---------------------------------------------------------------------
  * 4. Comparability keys and the store
  *
- * Layout (see README "The store"):
+ * Layout (see doc/reference.md, "The store"):
  *   protocols, environments, workloads, implementations
  *       resources keyed by digest, each with a small integer id (what
  *       references point at: 4 bytes instead of 32) and the whole document
@@ -38,7 +38,7 @@ CREATE SCHEMA kernelindex;
 COMMENT ON SCHEMA kernelindex IS
 'kernelindex: benchmark protocols, environments, workloads, implementations and runs';
 
-/* Comparability key (SPEC section 5) ---------------------------------- */
+/* Comparability key (doc/reference.md, "Comparability") ---------------------------------- */
 
 CREATE FUNCTION @extschema@.kidx_comparability_key(protocol @extschema@.kidx_digest,
 												   workload @extschema@.kidx_digest,
@@ -288,7 +288,7 @@ CREATE TABLE kernelindex.run_templates (
 );
 COMMENT ON TABLE kernelindex.run_templates IS
 'dictionary of run templates: a run document without anything a run holds (its values, resource digests, title, labels, status, source, benchmark, name, externalId), and the rules its runs'' names and externalIds follow';
-COMMENT ON COLUMN kernelindex.run_templates.value IS 'the run document without what runs hold (see README, "The run layout")';
+COMMENT ON COLUMN kernelindex.run_templates.value IS 'the run document without what runs hold (see doc/reference.md, "The run layout")';
 COMMENT ON COLUMN kernelindex.run_templates.name_form IS 'how a run''s metadata.name is made: literal (the run''s name string), stem (its name string, then the observedAt slug), from_external_id (name_prefix, then the externalId slugged)';
 COMMENT ON COLUMN kernelindex.run_templates.name_prefix IS 'from_external_id: what comes before the slugged externalId, e.g. liger-';
 COMMENT ON COLUMN kernelindex.run_templates.name_cut IS 'characters the name is cut to, trailing hyphens removed; -1: not cut';
