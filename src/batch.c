@@ -131,6 +131,8 @@ enum
 
 struct Batch
 {
+	const char *item;			/* what its runs come in, for messages:
+								 * "document" or "row" */
 	MemoryContext cxt;
 	MemoryContext tmp;			/* reset per run */
 	HTAB	   *res_hash[RR_N];
@@ -196,6 +198,7 @@ batch_begin(MemoryContext parent)
 	old = MemoryContextSwitchTo(cxt);
 	b = palloc0(sizeof(Batch));
 
+	b->item = "document";
 	b->cxt = cxt;
 	b->tmp = AllocSetContextCreate(cxt, "kernelindex batch, per run",
 								   ALLOCSET_DEFAULT_SIZES);
@@ -205,6 +208,13 @@ batch_begin(MemoryContext parent)
 	b->dicts = dict_set_create(cxt);
 	MemoryContextSwitchTo(old);
 	return b;
+}
+
+/* Name what the batch's runs come in, for messages; see batch.h. */
+void
+batch_items(Batch *b, const char *item)
+{
+	b->item = item;
 }
 
 /* The batch's memory context. */
@@ -800,14 +810,14 @@ store_resources(Batch *b, RunRef kind)
 		if (res->document == NULL && !placeholders)
 			ereport(ERROR,
 					(errcode(ERRCODE_FOREIGN_KEY_VIOLATION),
-					 errmsg("document " INT64_FORMAT ": the run refers to %s %s, which is neither in the document nor stored",
-							res->ord, run_ref_name[kind], text),
+					 errmsg("%s " INT64_FORMAT ": the run refers to %s %s, which is neither in the %s nor stored",
+							b->item, res->ord, run_ref_name[kind], text, b->item),
 					 errhint("Ingest the %s first, or send it in the same bundle.",
 							 run_ref_name[kind])));
 		ereport(ERROR,
 				(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
-				 errmsg("%s %s was deleted while document " INT64_FORMAT " was being stored",
-						run_ref_name[kind], text, res->ord),
+				 errmsg("%s %s was deleted while %s " INT64_FORMAT " was being stored",
+						run_ref_name[kind], text, b->item, res->ord),
 				 errhint("Retry the statement.")));
 	}
 }
@@ -1023,7 +1033,7 @@ external_id_of(Batch *b, const ExternalParts *e)
 
 /* Refuse a run whose source and externalId another run has. */
 static void
-external_collision(int64 ord, const KidxDigest *mine, const char *theirs_where,
+external_collision(const char *item, int64 ord, const KidxDigest *mine, const char *theirs_where,
 				   const KidxDigest *theirs, const char *external_id)
 {
 	char		a[KIDX_DIGEST_TEXT_LEN + 1];
@@ -1033,8 +1043,8 @@ external_collision(int64 ord, const KidxDigest *mine, const char *theirs_where,
 	kidx_digest_to_cstring(theirs, c);
 	ereport(ERROR,
 			(errcode(ERRCODE_UNIQUE_VIOLATION),
-			 errmsg("document " INT64_FORMAT ": run %s has the same source and externalId as %s run %s",
-					ord, a, theirs_where, c),
+			 errmsg("%s " INT64_FORMAT ": run %s has the same source and externalId as %s run %s",
+					item, ord, a, theirs_where, c),
 			 errdetail("The externalId is \"%s\".", external_id),
 			 errhint("Two different runs of one source cannot share an externalId; nothing was stored.")));
 }
@@ -1126,7 +1136,7 @@ stored_collision(RunsWriter *w, Batch *b, RunsBuffer *buf, Datum rows, ErrorData
 		HeapTupleHeader row = DatumGetHeapTupleHeader(buf->rows[which]);
 		bool		isnull;
 
-		external_collision(buf->ords[which],
+		external_collision(b->item, buf->ords[which],
 						   (KidxDigest *) DatumGetPointer(GetAttributeByNum(row, w->att[RC_DIGEST], &isnull)),
 						   "stored", &theirs,
 						   external_id_of(b, &buf->externals[which]));
@@ -1217,9 +1227,9 @@ writer_put(RunsWriter *w, Batch *b, TupleTableSlot *in, BatchKey *key)
 									   HASH_ENTER, &found);
 
 		if (found)
-			external_collision(DatumGetInt64(v[BC_ORD - 1]),
+			external_collision(b->item, DatumGetInt64(v[BC_ORD - 1]),
 							   (KidxDigest *) DatumGetPointer(v[BC_DIGEST - 1]),
-							   psprintf("document " INT64_FORMAT "'s", e->ord), &e->digest,
+							   psprintf("%s " INT64_FORMAT "'s", b->item, e->ord), &e->digest,
 							   external_id_of(b, &e->parts));
 		memcpy(&e->digest, DatumGetPointer(v[BC_DIGEST - 1]), sizeof(KidxDigest));
 		e->ord = DatumGetInt64(v[BC_ORD - 1]);
@@ -1403,6 +1413,7 @@ batch_statement_begin(Oid relid)
 										 ALLOCSET_DEFAULT_SIZES);
 	s->relid = relid;
 	s->subid = GetCurrentSubTransactionId();
+	s->item = "document";
 	s->batch = batch_begin(s->chunk_cxt);
 	s->prev = statements;
 	statements = s;
@@ -1445,6 +1456,15 @@ batch_statement_flush(BatchStatement *s)
 		 s->chunks, used / 1024, s->rows);
 	MemoryContextReset(s->chunk_cxt);
 	s->batch = batch_begin(s->chunk_cxt);
+	batch_items(s->batch, s->item);
+}
+
+/* Name what the statement's runs come in, for messages; see batch.h. */
+void
+batch_statement_items(BatchStatement *s, const char *item)
+{
+	s->item = item;
+	batch_items(s->batch, item);
 }
 
 /* Store the statement's last batch; see batch.h. */

@@ -20,6 +20,12 @@ typedef struct Batch Batch;
 /* Start a batch; everything it keeps lives in a child of parent. */
 extern Batch *batch_begin(MemoryContext parent);
 
+/*
+ * What the batch's runs come in, named in its messages ("document 3: ...",
+ * "row 3: ..."): "document" unless set; item must outlive the batch.
+ */
+extern void batch_items(Batch *b, const char *item);
+
 /* The batch's memory context (for what callers keep as long). */
 extern MemoryContext batch_context(Batch *b);
 
@@ -113,11 +119,14 @@ typedef struct BatchStatement
 	int64		stored;			/* runs newly stored by its chunks so far */
 	int64		offered;		/* runs its chunks were handed so far */
 	int			chunks;			/* batches stored so far */
+	const char *item;			/* what its runs come in (batch_items) */
 	void	   *path;			/* the ingestion path's own state */
 	void		(*on_chunk) (struct BatchStatement *s);
 } BatchStatement;
 
 extern BatchStatement *batch_statement_begin(Oid relid);
+/* Name what the statement's runs come in, for each of its batches. */
+extern void batch_statement_items(BatchStatement *s, const char *item);
 extern BatchStatement *batch_statement_current(Oid relid);
 extern BatchStatement *batch_statement_end(Oid relid);
 

@@ -263,6 +263,7 @@ kidx_liger_begin(PG_FUNCTION_ARGS)
 				 errmsg("a Liger row has %d columns, not %d",
 						RelationGetDescr(td->tg_relation)->natts, LR_NCOLUMNS)));
 	st = batch_statement_begin(RelationGetRelid(td->tg_relation));
+	batch_statement_items(st, "row");
 	st->path = liger_state(st);
 	st->on_chunk = liger_on_chunk;
 	return PointerGetDatum(NULL);

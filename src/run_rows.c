@@ -915,6 +915,7 @@ kidx_run_rows_begin(PG_FUNCTION_ARGS)
 				 errmsg("a run_rows row has %d columns, not %d",
 						RelationGetDescr(td->tg_relation)->natts, RW_NCOLUMNS)));
 	st = batch_statement_begin(RelationGetRelid(td->tg_relation));
+	batch_statement_items(st, "row");
 	old = MemoryContextSwitchTo(st->cxt);
 	rs = palloc0(sizeof(RowsState));
 	rs->catalog = liger_catalog_read();
