@@ -25,21 +25,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
 n=${LIGER_BENCH_ROWS:-1000000}
-db=kidx_bench_change_points
-work=$(mktemp -d /tmp/kidx-bench-change-points.XXXXXX)
-chmod 755 "$work"
-cleanup() {
-	psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 || true
-	rm -rf "$work"
-}
-trap cleanup EXIT
+own_database change_points
 q() { psql -X -q -v ON_ERROR_STOP=1 -d "$db" "$@"; }
 upstream_csv
 out=$work/history.csv
 cols="kernel_name text, kernel_provider text, kernel_operation_mode text, metric_name text, metric_unit text, x_name text, x_label text, x_value text, y_value_50 text, y_value_20 text, y_value_80 text, extra_benchmark_config_str text, gpu_name text, \"timestamp\" text, liger_version text"
 
-psql -X -q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"
-q -c "CREATE EXTENSION kernelindex"
 echo "== generating $(thousands "$n") history-shaped rows (40 releases a series, 2% noise, a regression in one series in four) from $(basename "$csv")"
 touch "$out"
 chmod 666 "$out"

@@ -221,3 +221,16 @@ table() {
 		}
 	}' "$results"
 }
+
+# A benchmark's own database (kidx_bench_$1, created fresh, with the
+# extension) and scratch folder ($work), both gone when the script exits;
+# sets db and work.
+own_database() {
+	db=kidx_bench_$1
+	work=$(mktemp -d "/tmp/kidx-bench-$1.XXXXXX")
+	chmod 755 "$work"
+	# shellcheck disable=SC2064
+	trap "psql -X -q -d postgres -c 'DROP DATABASE IF EXISTS $db' >/dev/null 2>&1 || true; rm -rf '$work'" EXIT
+	psql -X -q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"
+	psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "CREATE EXTENSION kernelindex"
+}

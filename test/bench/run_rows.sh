@@ -14,20 +14,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
 n=${LIGER_BENCH_ROWS:-1000000}
-db=kidx_bench_run_rows
-work=$(mktemp -d /tmp/kidx-bench-run-rows.XXXXXX)
-chmod 755 "$work"
-cleanup() {
-	psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 || true
-	rm -rf "$work"
-}
-trap cleanup EXIT
+own_database run_rows
 q() { psql -X -q -v ON_ERROR_STOP=1 -d "$db" "$@"; }
 csv=$work/run_rows.csv
 cols="harness,timer,kernel,pass,implementation,workload,gpu,observed_at,release,unit,mean,stddev,min,max,samples"
 
-psql -X -q -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db"
-q -c "CREATE EXTENSION kernelindex"
 echo "== generating $(thousands "$n") varied run_rows rows"
 touch "$csv"
 chmod 666 "$csv"
