@@ -8,7 +8,7 @@
 # both, for
 #  - every distinct (metric, pass), GPU, (kernel, provider), workload and
 #    label of ../shared's upstream file (skipped, saying so, without it)
-#    and of test/data/*.csv;
+#    and of test/data/liger_*.csv (the Liger files there);
 #  - the edge cases of test/sql/liger_catalog_cases.sql (catalog rows users
 #    add, unknown names, NULLs, unicode, long names, bad values);
 # in a database of the cluster's locale, in one whose default collation is
@@ -59,7 +59,7 @@ compare_in() {
 			CREATE TEMP TABLE staged (LIKE kernelindex.liger_rows);
 		SQL
 		local f
-		for f in ${csv:+"$csv"} "$top"/test/data/*.csv; do
+		for f in ${csv:+"$csv"} "$top"/test/data/liger_*.csv; do
 			local src
 			src=$(basename "$f" .csv)
 			[ "$f" = "$csv" ] && src=upstream
