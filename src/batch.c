@@ -307,7 +307,7 @@ find_workloads(Batch *b)
 		if (b->workload_att[i] == InvalidAttrNumber)
 			elog(ERROR, "kernelindex.workloads has no column \"%s\"", column[i]);
 	}
-	b->workloads_pkey = RelationGetPrimaryKeyIndex(rel);
+	b->workloads_pkey = kidx_primary_key_index(rel);
 	if (!OidIsValid(b->workloads_pkey))
 		elog(ERROR, "kernelindex.workloads has no primary key");
 	idx = index_open(b->workloads_pkey, AccessShareLock);

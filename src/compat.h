@@ -26,6 +26,7 @@
 #include "common/jsonapi.h"
 #include "storage/proc.h"
 #include "utils/datetime.h"
+#include "utils/relcache.h"
 
 
 /*
@@ -113,5 +114,20 @@ kidx_my_local_xid(void)
 		return dummy; \
 	} while (0)
 #endif
+
+/*
+ * The primary key index of a relation: PostgreSQL 18 added whether a
+ * deferrable one counts (RelationGetPrimaryKeyIndex(rel, deferrable_ok));
+ * kernelindex's primary keys are not deferrable.
+ */
+static inline Oid
+kidx_primary_key_index(Relation rel)
+{
+#if PG_VERSION_NUM >= 180000
+	return RelationGetPrimaryKeyIndex(rel, false);
+#else
+	return RelationGetPrimaryKeyIndex(rel);
+#endif
+}
 
 #endif							/* KIDX_COMPAT_H */
