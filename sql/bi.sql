@@ -95,7 +95,7 @@ SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod) AS type
 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
 JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0
 WHERE n.nspname = 'kernelindex' AND c.relkind = 'v'
-  AND c.relname NOT IN ('documents', 'liger_rows', 'run_bundles', 'run_bundles_citus')
+  AND c.relname NOT IN ('documents', 'liger_rows', 'run_bundles')
   AND (format_type(a.atttypid, a.atttypmod) NOT IN ('text', 'bigint', 'integer', 'numeric',
 		'double precision', 'timestamp with time zone', 'boolean')
 	   OR a.attname !~ '^[a-z][a-z0-9_]*$')
@@ -103,6 +103,29 @@ ORDER BY 1, 2;
 SELECT c.relname
 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
 WHERE n.nspname = 'kernelindex' AND c.relkind = 'v' ORDER BY 1;
+-- No view of the schema, those above included, has a column of a type of
+-- the extension's (a client that knows only PostgreSQL's types reads them
+-- all: digests are text); the internals live in kernelindex_internal.
+SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod) AS type
+FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+JOIN pg_type t ON t.oid = a.atttypid
+WHERE n.nspname = 'kernelindex' AND c.relkind = 'v'
+  AND (t.typnamespace <> 'pg_catalog'::regnamespace
+	   OR EXISTS (SELECT FROM pg_depend d JOIN pg_extension x ON x.oid = d.refobjid
+				  WHERE d.classid = 'pg_type'::regclass AND d.objid = t.oid AND x.extname = 'kernelindex'))
+ORDER BY 1, 2;
+-- Every pass under the BI views adds the comparison columns in the order
+-- kernelindex_internal.no_comparison writes them (UNION ALL matches
+-- columns by position and type only).
+SELECT x.pass,
+	(SELECT pg_catalog.array_agg(a.attname::text ORDER BY a.attnum) FROM pg_attribute a
+	 WHERE a.attrelid = ('kernelindex_internal.' || x.pass)::regclass
+	   AND a.attnum > (SELECT count(*) FROM pg_attribute n
+					   WHERE n.attrelid = 'kernelindex_internal.narrow_runs'::regclass AND n.attnum > 0))
+	= (SELECT pg_catalog.array_agg(n.attname::text ORDER BY n.attnum) FROM pg_attribute n
+	   WHERE n.attrelid = 'kernelindex_internal.no_comparison'::regclass AND n.attnum > 0) AS same_columns
+FROM (VALUES ('speedup_pairs'), ('release_pairs'), ('change_pairs')) x(pass);
 
 -- A read-only role (doc/bi.md's recipe) reads every view and writes nothing.
 CREATE ROLE kidx_bi_reader NOLOGIN;

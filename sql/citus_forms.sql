@@ -39,7 +39,7 @@ SELECT coalesce(a.attnum, b.attnum) AS attnum, a.attname AS one_server, b.attnam
 	format_type(a.atttypid, a.atttypmod) IS NOT DISTINCT FROM format_type(b.atttypid, b.atttypmod) AS same_type
 FROM (SELECT * FROM pg_attribute WHERE attrelid = 'kernelindex.run_bundles'::regclass
 		AND attnum > 0 AND NOT attisdropped) a
-FULL JOIN (SELECT * FROM pg_attribute WHERE attrelid = 'kernelindex.run_bundles_citus'::regclass
+FULL JOIN (SELECT * FROM pg_attribute WHERE attrelid = 'kernelindex_internal.run_bundles_citus'::regclass
 		AND attnum > 0 AND NOT attisdropped) b ON b.attnum = a.attnum
 ORDER BY 1;
 
@@ -49,7 +49,7 @@ SELECT b.digest::text AS digest, b.document::text AS document, b.bundle::text AS
 FROM kernelindex.run_bundles b;
 CREATE TEMP VIEW citus AS
 SELECT b.digest::text AS digest, b.document::text AS document, b.bundle::text AS bundle
-FROM kernelindex.run_bundles_citus b;
+FROM kernelindex_internal.run_bundles_citus b;
 SELECT (SELECT count(*) FROM one_server) AS one_server,
 	(SELECT count(*) FROM citus) AS citus,
 	(SELECT count(*) FROM (SELECT * FROM one_server EXCEPT ALL SELECT * FROM citus) x) AS only_one_server,
@@ -62,29 +62,29 @@ SELECT pg_get_viewdef('kernelindex.documents'::regclass) LIKE '%FROM kernelindex
 -- every stored run, a digest not stored, and NULL.
 SELECT count(*) AS digests,
 	count(*) FILTER (WHERE kernelindex.run_document(x.d)::text
-		IS DISTINCT FROM kernelindex.run_bundle_citus(x.d, false)::text) AS documents_differ,
+		IS DISTINCT FROM kernelindex_internal.run_bundle_citus(x.d, false)::text) AS documents_differ,
 	count(*) FILTER (WHERE kernelindex.run_bundle(x.d)::text
-		IS DISTINCT FROM kernelindex.run_bundle_citus(x.d, true)::text) AS bundles_differ,
-	count(*) FILTER (WHERE kernelindex.run_bundle_citus(x.d, false) IS NULL) AS not_stored
+		IS DISTINCT FROM kernelindex_internal.run_bundle_citus(x.d, true)::text) AS bundles_differ,
+	count(*) FILTER (WHERE kernelindex_internal.run_bundle_citus(x.d, false) IS NULL) AS not_stored
 FROM (SELECT r.digest AS d FROM kernelindex.runs r
 	  UNION ALL SELECT ('sha256:' || repeat('0', 64))::kidx_digest
 	  UNION ALL SELECT NULL) x;
-SELECT kernelindex.run_bundle_citus(NULL, true) AS citus, kernelindex.run_bundle(NULL) AS one_server;
+SELECT kernelindex_internal.run_bundle_citus(NULL, true) AS citus, kernelindex.run_bundle(NULL) AS one_server;
 -- ... with the same attributes and result (what distribute() declares).
 SELECT p.oid::regprocedure AS function, p.provolatile AS volatility, p.proisstrict AS strict,
 	p.proparallel AS parallel, p.prorettype::regtype AS returns
 FROM pg_proc p
 WHERE p.oid IN ('kernelindex.run_document(kidx_digest)'::regprocedure,
 	'kernelindex.run_bundle(kidx_digest)'::regprocedure,
-	'kernelindex.run_bundle_citus(kidx_digest, boolean)'::regprocedure)
+	'kernelindex_internal.run_bundle_citus(kidx_digest, boolean)'::regprocedure)
 ORDER BY p.oid::regprocedure::text COLLATE "C";
 
 -- What runs refer to, as the C code holds it (distribute() declares each as
 -- a foreign key on Citus): every table it names has the one-server guards
 -- of deletes and truncates, and every reference column of runs is in it.
-SELECT * FROM kernelindex.run_references();
+SELECT * FROM kernelindex_internal.run_references();
 SELECT x.table_name, count(t.tgname) AS guards
-FROM (SELECT DISTINCT table_name FROM kernelindex.run_references()) x
+FROM (SELECT DISTINCT table_name FROM kernelindex_internal.run_references()) x
 LEFT JOIN pg_trigger t ON t.tgrelid = ('kernelindex.' || x.table_name)::regclass
 	AND t.tgname IN (x.table_name || '_delete', x.table_name || '_truncate')
 GROUP BY 1 ORDER BY 1;
@@ -92,7 +92,7 @@ SELECT a.attname AS reference_column_not_known
 FROM pg_attribute a
 WHERE a.attrelid = 'kernelindex.runs'::regclass AND a.attnum > 0 AND NOT a.attisdropped
   AND (a.attname LIKE '%\_id' OR a.attname = 'comparability_key')
-  AND a.attname NOT IN (SELECT column_name FROM kernelindex.run_references());
+  AND a.attname NOT IN (SELECT column_name FROM kernelindex_internal.run_references());
 
 \c :regress_database
 SET client_min_messages = warning;

@@ -110,7 +110,7 @@ SELECT t.external_id_form, count(*) AS runs, count(DISTINCT r.external_id_id) AS
 	bool_and(kernelindex.run_document(r.digest) -> 'run' = w.bundle -> 'run') AS runs_exact,
 	bool_and(f.external_id = w.bundle #>> '{run,spec,sourceNative,externalId}') AS run_facts_exact
 FROM kernelindex.runs r JOIN kernelindex.run_templates t ON t.id = r.template_id
-JOIN whole w ON w.digest = r.digest
+JOIN whole w ON w.digest = r.digest::text
 JOIN kernelindex.run_facts f ON f.run_digest = r.digest::text
 GROUP BY 1 ORDER BY 1;
 -- from the CSV
@@ -150,13 +150,13 @@ WHERE id = (SELECT min(id) FROM kernelindex.workloads);
 SELECT * FROM pg_temp.forms;
 
 -- external_id_of: every form, the parts each needs, a form that is not one.
-SELECT f, kernelindex.external_id_of(f, 'k/forward', 'liger/gpu', 'n8', '2025-04-28 00:38:25.5+00')
+SELECT f, kernelindex_internal.external_id_of(f, 'k/forward', 'liger/gpu', 'n8', '2025-04-28 00:38:25.5+00')
 FROM unnest(ARRAY['absent', 'literal', 'stem', 'labelled']) f;
-SELECT kernelindex.external_id_of('labelled', NULL, 'liger/gpu', 'n8', now()) IS NULL AS no_benchmark,
-	kernelindex.external_id_of('labelled', 'k', 'liger/gpu', NULL, now()) IS NULL AS no_label,
-	kernelindex.external_id_of('stem', NULL, NULL, NULL, now()) IS NULL AS no_stem;
+SELECT kernelindex_internal.external_id_of('labelled', NULL, 'liger/gpu', 'n8', now()) IS NULL AS no_benchmark,
+	kernelindex_internal.external_id_of('labelled', 'k', 'liger/gpu', NULL, now()) IS NULL AS no_label,
+	kernelindex_internal.external_id_of('stem', NULL, NULL, NULL, now()) IS NULL AS no_stem;
 \set VERBOSITY default
-SELECT kernelindex.external_id_of('derived', 'k', 's', 'l', now());
+SELECT kernelindex_internal.external_id_of('derived', 'k', 's', 'l', now());
 \set VERBOSITY terse
 
 -- Leave the store empty for the suites that follow.
@@ -180,8 +180,8 @@ DROP EXTENSION kernelindex;
 CREATE EXTENSION kernelindex;
 \copy kernelindex.liger_rows FROM 'test/data/liger_sample.csv' WITH (FORMAT csv, HEADER MATCH)
 SELECT count(*) AS runs,
-	count(*) FILTER (WHERE kernelindex.run_document(b.digest)::text = b.document::text) AS same_document,
-	count(*) FILTER (WHERE kernelindex.run_bundle(b.digest)::text = b.bundle::text) AS same_bundle
+	count(*) FILTER (WHERE kernelindex.run_document(b.digest::kidx_digest)::text = b.document::text) AS same_document,
+	count(*) FILTER (WHERE kernelindex.run_bundle(b.digest::kidx_digest)::text = b.bundle::text) AS same_bundle
 FROM kernelindex.run_bundles b;
 SELECT kernelindex.run_document(('sha256:' || repeat('0', 64))::kidx_digest) IS NULL AS unknown_is_null,
 	kernelindex.run_bundle(NULL) IS NULL AS null_is_null;

@@ -1448,3 +1448,1187 @@ $distribute$;
 
 /* The documentation a comment points to is in doc/ now. */
 COMMENT ON COLUMN kernelindex.run_templates.value IS 'the run document without what runs hold (see doc/reference.md, "The run layout")';
+
+/* ---------------------------------------------------------------------
+ * The user's schema is the interface; the BI views are literal views
+ * (issue 28): what users do not call (trigger functions, helpers, the Citus
+ * forms) moves to kernelindex_internal; run_bundles shows its digest as
+ * text; the BI and change-point views are made again as views over the
+ * passes in kernelindex_internal (src/sql/60-views.sql,
+ * src/sql/65-change-points.sql), with the same columns and rows.  No
+ * stored data moves.
+ * --------------------------------------------------------------------- */
+
+CREATE SCHEMA kernelindex_internal;
+COMMENT ON SCHEMA kernelindex_internal IS
+'kernelindex internals: trigger functions, the passes under the BI views, the Citus forms, helpers; not an interface';
+
+DROP VIEW kernelindex.change_points, kernelindex.series_change_points,
+	kernelindex.release_speedups, kernelindex.speedup_since, kernelindex.release_changes,
+	kernelindex.release_runs, kernelindex.speedups, kernelindex.latest_runs, kernelindex.run_facts,
+	kernelindex.documents, kernelindex.run_bundles, kernelindex.run_bundles_citus;
+
+ALTER FUNCTION kernelindex.dictionary_hash(text) SET SCHEMA kernelindex_internal;
+ALTER FUNCTION kernelindex.dictionary_hash(jsonb) SET SCHEMA kernelindex_internal;
+ALTER FUNCTION kernelindex.template_hash(jsonb, text, text, integer, text, text) SET SCHEMA kernelindex_internal;
+ALTER FUNCTION kernelindex.workloads_label_guard() SET SCHEMA kernelindex_internal;
+ALTER FUNCTION kernelindex.runs_references_check() SET SCHEMA kernelindex_internal;
+ALTER FUNCTION kernelindex.runs_references_guard() SET SCHEMA kernelindex_internal;
+ALTER FUNCTION kernelindex.identity_guard() SET SCHEMA kernelindex_internal;
+ALTER FUNCTION kernelindex.run_bundle_of(kernelindex.runs, @extschema@.kidx_digest, @extschema@.kidx_digest, @extschema@.kidx_digest, @extschema@.kidx_digest, text, text, text, boolean) SET SCHEMA kernelindex_internal;
+ALTER FUNCTION kernelindex.documents_begin() SET SCHEMA kernelindex_internal;
+ALTER FUNCTION kernelindex.documents_row() SET SCHEMA kernelindex_internal;
+ALTER FUNCTION kernelindex.documents_end() SET SCHEMA kernelindex_internal;
+ALTER FUNCTION kernelindex.liger_begin() SET SCHEMA kernelindex_internal;
+ALTER FUNCTION kernelindex.liger_row() SET SCHEMA kernelindex_internal;
+ALTER FUNCTION kernelindex.liger_end() SET SCHEMA kernelindex_internal;
+ALTER FUNCTION kernelindex.run_rows_begin() SET SCHEMA kernelindex_internal;
+ALTER FUNCTION kernelindex.run_rows_row() SET SCHEMA kernelindex_internal;
+ALTER FUNCTION kernelindex.run_rows_end() SET SCHEMA kernelindex_internal;
+ALTER FUNCTION kernelindex.run_references() SET SCHEMA kernelindex_internal;
+ALTER FUNCTION kernelindex.run_bundle_citus(@extschema@.kidx_digest, boolean) SET SCHEMA kernelindex_internal;
+ALTER FUNCTION kernelindex.external_id_of(text, text, text, text, timestamptz) SET SCHEMA kernelindex_internal;
+ALTER FUNCTION kernelindex.primary_value(text, bigint, bigint, bigint) SET SCHEMA kernelindex_internal;
+ALTER FUNCTION kernelindex.runs_p_value(bigint, bigint, bigint, bigint, bigint, bigint) SET SCHEMA kernelindex_internal;
+
+/*
+ * What a run's bundle needs of its comparability key: the digests of its
+ * protocol, workload and environment, and the workload's label.  Here, in
+ * the Citus forms and in run_bundle_citus (src/sql/70-citus.sql).
+ */
+CREATE VIEW kernelindex_internal.key_resources AS
+SELECT k.key, p.digest AS protocol, w.digest AS workload, e.digest AS environment,
+	w.label AS workload_label
+FROM kernelindex.comparability_keys k
+JOIN kernelindex.protocols p ON p.id OPERATOR(pg_catalog.=) k.protocol_id
+JOIN kernelindex.workloads w ON w.id OPERATOR(pg_catalog.=) k.workload_id
+JOIN kernelindex.environments e ON e.id OPERATOR(pg_catalog.=) k.environment_id;
+COMMENT ON VIEW kernelindex_internal.key_resources IS
+'internal: per comparability key, the digests of its protocol, workload and environment and the workload''s label';
+
+CREATE VIEW kernelindex.run_bundles AS
+SELECT r.digest::text AS digest,
+	kernelindex_internal.run_bundle_of(r, kr.protocol, kr.workload, kr.environment, i.digest,
+		kr.workload_label, n.value, x.value, false) AS document,
+	kernelindex_internal.run_bundle_of(r, kr.protocol, kr.workload, kr.environment, i.digest,
+		kr.workload_label, n.value, x.value, true) AS bundle
+FROM kernelindex.runs r
+JOIN kernelindex_internal.key_resources kr ON kr.key OPERATOR(@extschema@.=) r.comparability_key
+JOIN kernelindex.implementations i ON i.id OPERATOR(pg_catalog.=) r.implementation_id
+LEFT JOIN kernelindex.run_strings n ON n.id OPERATOR(pg_catalog.=) r.name_id
+LEFT JOIN kernelindex.run_strings x ON x.id OPERATOR(pg_catalog.=) r.external_id_id;
+COMMENT ON VIEW kernelindex.run_bundles IS
+'every stored run with its documents, rebuilt by the run layout: the bundle {run, protocol, environment}, and with workload and implementation where known';
+COMMENT ON COLUMN kernelindex.run_bundles.digest IS 'the run''s digest, sha256:<hex> (look one run up by kernelindex.run_document or run_bundle, which use the index)';
+COMMENT ON COLUMN kernelindex.run_bundles.document IS 'the bundle {run, protocol, environment}, in the form of the reference records';
+COMMENT ON COLUMN kernelindex.run_bundles.bundle IS 'the same with the workload and implementation documents where they are known';
+
+CREATE VIEW kernelindex.documents AS
+SELECT b.document FROM kernelindex.run_bundles b;
+COMMENT ON VIEW kernelindex.documents IS
+'every run as its bundle {run, protocol, environment}, one per row; INSERT or COPY into it ingests documents, one per line';
+COMMENT ON COLUMN kernelindex.documents.document IS 'a bundle (or, written to it, any bundle or single resource)';
+
+CREATE TRIGGER documents_begin
+BEFORE INSERT ON kernelindex.documents
+FOR EACH STATEMENT EXECUTE FUNCTION kernelindex_internal.documents_begin();
+COMMENT ON TRIGGER documents_begin ON kernelindex.documents IS
+'begins ingesting an INSERT or COPY into the view';
+
+CREATE TRIGGER documents_row
+INSTEAD OF INSERT ON kernelindex.documents
+FOR EACH ROW EXECUTE FUNCTION kernelindex_internal.documents_row();
+COMMENT ON TRIGGER documents_row ON kernelindex.documents IS
+'each document written to the view is checked and split (nothing is stored before the statement ends)';
+
+CREATE TRIGGER documents_end
+AFTER INSERT ON kernelindex.documents
+FOR EACH STATEMENT EXECUTE FUNCTION kernelindex_internal.documents_end();
+COMMENT ON TRIGGER documents_end ON kernelindex.documents IS
+'stores what the statement brought: resources, keys, dictionary values and runs, in one set-based step';
+
+CREATE VIEW kernelindex_internal.run_bundles_citus AS
+WITH r AS MATERIALIZED (SELECT r.* FROM kernelindex.runs r)
+SELECT r.digest::text AS digest,
+	kernelindex_internal.run_bundle_of(r::kernelindex.runs, kr.protocol, kr.workload, kr.environment, i.digest,
+		kr.workload_label, n.value, x.value, false) AS document,
+	kernelindex_internal.run_bundle_of(r::kernelindex.runs, kr.protocol, kr.workload, kr.environment, i.digest,
+		kr.workload_label, n.value, x.value, true) AS bundle
+FROM r
+JOIN kernelindex_internal.key_resources kr ON kr.key OPERATOR(@extschema@.=) r.comparability_key
+JOIN kernelindex.implementations i ON i.id OPERATOR(pg_catalog.=) r.implementation_id
+LEFT JOIN kernelindex.run_strings n ON n.id OPERATOR(pg_catalog.=) r.name_id
+LEFT JOIN kernelindex.run_strings x ON x.id OPERATOR(pg_catalog.=) r.external_id_id;
+COMMENT ON VIEW kernelindex_internal.run_bundles_citus IS
+'the form kernelindex.distribute() gives kernelindex.run_bundles on Citus (the same columns and rows): the runs'' rows are brought to the coordinator (a materialized CTE), which rebuilds the documents from its copies of the reference tables';
+COMMENT ON COLUMN kernelindex_internal.run_bundles_citus.digest IS 'the run''s digest, sha256:<hex>';
+COMMENT ON COLUMN kernelindex_internal.run_bundles_citus.document IS 'the bundle {run, protocol, environment}, in the form of the reference records';
+COMMENT ON COLUMN kernelindex_internal.run_bundles_citus.bundle IS 'the same with the workload and implementation documents where they are known';
+
+CREATE OR REPLACE FUNCTION kernelindex_internal.run_bundle_citus(run @extschema@.kidx_digest, whole boolean)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $body$
+BEGIN
+	RETURN (WITH r AS MATERIALIZED (
+		SELECT r.* FROM kernelindex.runs r WHERE r.digest OPERATOR(@extschema@.=) run_bundle_citus.run)
+	SELECT kernelindex_internal.run_bundle_of(r::kernelindex.runs, kr.protocol, kr.workload, kr.environment,
+		i.digest, kr.workload_label, n.value, x.value, run_bundle_citus.whole)
+	FROM r
+	JOIN kernelindex_internal.key_resources kr ON kr.key OPERATOR(@extschema@.=) r.comparability_key
+	JOIN kernelindex.implementations i ON i.id OPERATOR(pg_catalog.=) r.implementation_id
+	LEFT JOIN kernelindex.run_strings n ON n.id OPERATOR(pg_catalog.=) r.name_id
+	LEFT JOIN kernelindex.run_strings x ON x.id OPERATOR(pg_catalog.=) r.external_id_id);
+END
+$body$;
+COMMENT ON FUNCTION kernelindex_internal.run_bundle_citus(@extschema@.kidx_digest, boolean) IS
+'the form kernelindex.distribute() gives run_document(run) (whole false) and run_bundle(run) (whole true) on Citus: the same documents, the run''s row brought to the coordinator, which rebuilds them; NULL if no such run';
+
+CREATE OR REPLACE FUNCTION kernelindex.distribute()
+RETURNS void
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+SET client_min_messages = warning
+AS $distribute$
+DECLARE
+	reference_tables CONSTANT text[] := ARRAY[
+		'protocols', 'environments', 'workloads', 'implementations', 'comparability_keys',
+		'run_titles', 'run_statuses', 'run_sources', 'run_benchmarks', 'run_strings',
+		'run_labels', 'run_templates',
+		'gpus', 'kernels', 'providers', 'liger_passes', 'harnesses', 'rejected_rows'];
+	-- the tables runs refer to, by which column (as the C code holds them)
+	referenced CONSTANT text[] := ARRAY(
+		SELECT x.column_name OPERATOR(pg_catalog.||) ':' OPERATOR(pg_catalog.||) x.table_name
+			OPERATOR(pg_catalog.||) ':' OPERATOR(pg_catalog.||) x.key_column
+		FROM kernelindex_internal.run_references() x);
+	-- what comparability keys refer to (on one server the batch writer checks it)
+	key_references CONSTANT text[] := ARRAY[
+		'protocol_id:protocols:id', 'workload_id:workloads:id', 'environment_id:environments:id'];
+	r text;
+	t text;
+	fk record;
+	fks text[] := '{}';
+	unsafe_triggers text;
+	strangers text;
+BEGIN
+	IF NOT EXISTS (SELECT FROM pg_catalog.pg_extension e WHERE e.extname OPERATOR(pg_catalog.=) 'citus') THEN
+		RAISE EXCEPTION 'kernelindex.distribute() needs the Citus extension, which is not installed in database "%"',
+			pg_catalog.current_database()
+			USING ERRCODE = 'object_not_in_prerequisite_state',
+			DETAIL = 'Without Citus every kernelindex table stays on this server; nothing was changed.',
+			HINT = 'Install Citus from its own packages (https://docs.citusdata.com, "Installing Citus"), '
+				'set shared_preload_libraries = ''citus'' on the coordinator and every worker and restart them, '
+				'run CREATE EXTENSION citus on each, add the workers with citus_add_node() on the coordinator, '
+				'then call kernelindex.distribute() there.';
+	END IF;
+	IF NOT pg_catalog.citus_is_coordinator() THEN
+		RAISE EXCEPTION 'kernelindex.distribute() must run on the Citus coordinator'
+			USING ERRCODE = 'object_not_in_prerequisite_state',
+			HINT = 'Connect to the coordinator and call it there.';
+	END IF;
+
+	FOREACH t IN ARRAY reference_tables || '{runs}'::text[] LOOP
+		IF EXISTS (SELECT FROM pg_catalog.pg_dist_partition p
+				   WHERE p.logicalrelid OPERATOR(pg_catalog.=) pg_catalog.format('kernelindex.%I', t)::regclass
+					 AND NOT (CASE WHEN t OPERATOR(pg_catalog.=) 'runs'
+						 THEN p.partmethod OPERATOR(pg_catalog.=) 'h'
+							AND pg_catalog.column_to_column_name(p.logicalrelid, p.partkey) OPERATOR(pg_catalog.=) 'comparability_key'
+						 ELSE p.partmethod OPERATOR(pg_catalog.=) 'n' AND p.repmodel OPERATOR(pg_catalog.=) 't' END)) THEN
+			RAISE EXCEPTION 'kernelindex.% is already a Citus table, of another kind than kernelindex.distribute() makes', t
+				USING ERRCODE = 'object_not_in_prerequisite_state',
+				HINT = CASE WHEN t OPERATOR(pg_catalog.=) 'runs'
+					THEN 'kernelindex.runs must be distributed by comparability_key; undistribute it with undistribute_table() first.'
+					ELSE 'It must be a reference table; undistribute it with undistribute_table() first.' END;
+		END IF;
+	END LOOP;
+
+	/*
+	 * Step 5 replaces views and functions with the Citus forms: the
+	 * extension's own only, both (so that they stay members of it, and
+	 * nothing else of those names is taken over or copied).
+	 */
+	SELECT pg_catalog.string_agg(o.name, ', ') INTO strangers
+	FROM pg_catalog.unnest(ARRAY[
+		'pg_class:kernelindex.run_bundles', 'pg_class:kernelindex.documents',
+		'pg_proc:kernelindex.run_document(@extschema@.kidx_digest)',
+		'pg_proc:kernelindex.run_bundle(@extschema@.kidx_digest)',
+		'pg_class:kernelindex_internal.run_bundles_citus',
+		'pg_proc:kernelindex_internal.run_bundle_citus(@extschema@.kidx_digest,boolean)']) AS x,
+		LATERAL (SELECT pg_catalog.split_part(x, ':', 1) AS catalog,
+			pg_catalog.substr(x, pg_catalog.strpos(x, ':') OPERATOR(pg_catalog.+) 1) AS name) AS o
+	WHERE NOT EXISTS (
+		SELECT FROM pg_catalog.pg_depend d
+		JOIN pg_catalog.pg_extension e ON e.oid OPERATOR(pg_catalog.=) d.refobjid
+		WHERE d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass
+		  AND d.deptype OPERATOR(pg_catalog.=) 'e'
+		  AND e.extname OPERATOR(pg_catalog.=) 'kernelindex'
+		  AND d.classid OPERATOR(pg_catalog.=) pg_catalog.format('pg_catalog.%s', o.catalog)::pg_catalog.regclass
+		  AND d.objid OPERATOR(pg_catalog.=) CASE o.catalog WHEN 'pg_class'
+			THEN pg_catalog.to_regclass(o.name)::pg_catalog.oid
+			ELSE pg_catalog.to_regprocedure(o.name)::pg_catalog.oid END);
+	IF strangers IS NOT NULL THEN
+		RAISE EXCEPTION 'kernelindex.distribute() redefines only objects of the kernelindex extension, with forms of its own; not of it: %', strangers
+			USING ERRCODE = 'object_not_in_prerequisite_state',
+			HINT = 'Each must be the extension''s own view or function of that name (DROP EXTENSION kernelindex and CREATE EXTENSION kernelindex restore them).';
+	END IF;
+
+	/* The guards of updates stay on the reference tables (they only raise). */
+	unsafe_triggers := pg_catalog.current_setting('citus.enable_unsafe_triggers');
+	PERFORM pg_catalog.set_config('citus.enable_unsafe_triggers', 'on', true);
+
+	/* 1. Foreign keys between tables not yet distributed come off... */
+	FOR fk IN
+		SELECT c.conrelid::regclass AS rel, c.conname, pg_catalog.pg_get_constraintdef(c.oid) AS def
+		FROM pg_catalog.pg_constraint c
+		WHERE c.contype OPERATOR(pg_catalog.=) 'f'
+		  AND c.conrelid IN (SELECT pg_catalog.format('kernelindex.%I', x)::regclass FROM pg_catalog.unnest(reference_tables) x)
+		  AND c.confrelid IN (SELECT pg_catalog.format('kernelindex.%I', x)::regclass FROM pg_catalog.unnest(reference_tables) x)
+		  AND (c.conrelid NOT IN (SELECT p.logicalrelid FROM pg_catalog.pg_dist_partition p)
+			   OR c.confrelid NOT IN (SELECT p.logicalrelid FROM pg_catalog.pg_dist_partition p))
+		ORDER BY c.conrelid::regclass::text, c.conname
+	LOOP
+		EXECUTE pg_catalog.format('ALTER TABLE %s DROP CONSTRAINT %I', fk.rel, fk.conname);
+		fks := fks || pg_catalog.format('ALTER TABLE %s ADD CONSTRAINT %I %s', fk.rel,
+			CASE WHEN fk.conname LIKE '%\_citus' THEN fk.conname ELSE fk.conname || '_citus' END, fk.def);
+	END LOOP;
+
+	/* ... with the triggers whose checks a declared foreign key takes over. */
+	FOREACH r IN ARRAY referenced OPERATOR(pg_catalog.||) key_references LOOP
+		t := pg_catalog.split_part(r, ':', 2);
+		IF NOT EXISTS (SELECT FROM pg_catalog.pg_dist_partition p
+					   WHERE p.logicalrelid OPERATOR(pg_catalog.=) pg_catalog.format('kernelindex.%I', t)::regclass) THEN
+			EXECUTE pg_catalog.format('DROP TRIGGER IF EXISTS %I ON kernelindex.%I', t || '_delete', t);
+			EXECUTE pg_catalog.format('DROP TRIGGER IF EXISTS %I ON kernelindex.%I', t || '_truncate', t);
+		END IF;
+	END LOOP;
+
+	/* 2. The resources, the keys, the dictionaries, the catalogs: reference tables. */
+	FOREACH t IN ARRAY reference_tables LOOP
+		IF NOT EXISTS (SELECT FROM pg_catalog.pg_dist_partition p
+					   WHERE p.logicalrelid OPERATOR(pg_catalog.=) pg_catalog.format('kernelindex.%I', t)::regclass) THEN
+			PERFORM pg_catalog.create_reference_table(pg_catalog.format('kernelindex.%I', t)::regclass);
+			PERFORM pg_catalog.truncate_local_data_after_distributing_table(pg_catalog.format('kernelindex.%I', t)::regclass);
+		END IF;
+	END LOOP;
+
+	/* 3. ... and their foreign keys again, now between reference tables. */
+	FOREACH t IN ARRAY fks LOOP
+		EXECUTE t;
+	END LOOP;
+	/* What comparability keys refer to: foreign keys between reference tables. */
+	FOREACH r IN ARRAY key_references LOOP
+		t := 'comparability_keys_' OPERATOR(pg_catalog.||) pg_catalog.split_part(r, ':', 1) OPERATOR(pg_catalog.||) '_fkey_citus';
+		IF NOT EXISTS (SELECT FROM pg_catalog.pg_constraint c
+					   WHERE c.conrelid OPERATOR(pg_catalog.=) 'kernelindex.comparability_keys'::regclass
+						 AND c.conname OPERATOR(pg_catalog.=) t) THEN
+			EXECUTE pg_catalog.format('ALTER TABLE kernelindex.comparability_keys ADD CONSTRAINT %I FOREIGN KEY (%I) REFERENCES kernelindex.%I (%I)',
+				t, pg_catalog.split_part(r, ':', 1), pg_catalog.split_part(r, ':', 2), pg_catalog.split_part(r, ':', 3));
+		END IF;
+	END LOOP;
+	/* 4. Runs, by comparability key; what they name is a foreign key. */
+	IF NOT EXISTS (SELECT FROM pg_catalog.pg_dist_partition p
+				   WHERE p.logicalrelid OPERATOR(pg_catalog.=) 'kernelindex.runs'::regclass) THEN
+		DROP TRIGGER IF EXISTS runs_references_insert ON kernelindex.runs;
+		DROP TRIGGER IF EXISTS runs_references_update ON kernelindex.runs;
+		PERFORM pg_catalog.create_distributed_table('kernelindex.runs'::regclass, 'comparability_key');
+		PERFORM pg_catalog.truncate_local_data_after_distributing_table('kernelindex.runs'::regclass);
+	END IF;
+	FOREACH r IN ARRAY referenced LOOP
+		IF NOT EXISTS (SELECT FROM pg_catalog.pg_constraint c
+					   WHERE c.conrelid OPERATOR(pg_catalog.=) 'kernelindex.runs'::regclass
+						 AND c.conname OPERATOR(pg_catalog.=) ('runs_' || pg_catalog.split_part(r, ':', 1) || '_fkey')) THEN
+			EXECUTE pg_catalog.format('ALTER TABLE kernelindex.runs ADD CONSTRAINT %I FOREIGN KEY (%I) REFERENCES kernelindex.%I (%I)',
+				'runs_' || pg_catalog.split_part(r, ':', 1) || '_fkey', pg_catalog.split_part(r, ':', 1),
+				pg_catalog.split_part(r, ':', 2), pg_catalog.split_part(r, ':', 3));
+			EXECUTE pg_catalog.format('COMMENT ON CONSTRAINT %I ON kernelindex.runs IS %L',
+				'runs_' || pg_catalog.split_part(r, ':', 1) || '_fkey',
+				'on Citus: what runs_references_check() checks on one server');
+		END IF;
+	END LOOP;
+
+	PERFORM pg_catalog.set_config('citus.enable_unsafe_triggers', unsafe_triggers, true);
+
+	/*
+	 * 5. Documents out: run_bundles (and documents, which reads it),
+	 * run_document() and run_bundle() take their Citus forms (above).
+	 */
+	EXECUTE pg_catalog.format('CREATE OR REPLACE VIEW kernelindex.run_bundles AS %s',
+		pg_catalog.pg_get_viewdef('kernelindex_internal.run_bundles_citus'::pg_catalog.regclass));
+	FOREACH t IN ARRAY ARRAY['run_document', 'run_bundle'] LOOP
+		EXECUTE pg_catalog.format($fn$
+	CREATE OR REPLACE FUNCTION kernelindex.%1$I(run @extschema@.kidx_digest)
+	RETURNS jsonb
+	LANGUAGE sql STABLE STRICT PARALLEL SAFE
+	RETURN kernelindex_internal.run_bundle_citus(run, %2$L::pg_catalog.bool)$fn$, t, t OPERATOR(pg_catalog.=) 'run_bundle');
+	END LOOP;
+END
+$distribute$;
+COMMENT ON FUNCTION kernelindex.distribute() IS
+'on a Citus coordinator: distributes kernelindex.runs by comparability_key, makes the resource, key, dictionary and catalog tables and rejected_rows reference tables, declares what runs refer to as foreign keys, and gives run_bundles, run_document and run_bundle their Citus forms (run_bundles_citus, run_bundle_citus), which rebuild documents on the coordinator; idempotent; 55000 where Citus is not installed';
+
+/* --- The passes over runs (kernelindex_internal) --------------------------
+ *
+ * A view a BI tool reads is a pass over narrow rows of runs (a window or a
+ * DISTINCT ON partitioned by the comparability key), then the columns it
+ * shows, made once per row returned.  The narrow rows, each pass and the
+ * columns are views of their own, in kernelindex_internal:
+ *
+ *   narrow_runs          a run, its key's resources, what the passes
+ *                        partition and order by (the one place runs are
+ *                        joined to keys, resources and templates here)
+ *   latest_narrow_runs   the latest run per key and implementation
+ *   release_narrow_runs  the latest run per key, implementation and release,
+ *                        with the release's rank
+ *   speedup_pairs        each run with the reference's latest run of the
+ *                        same key and release, else of any release
+ *   release_pairs        each release run with the reference's run of the
+ *                        same key and release
+ *   change_pairs         each release run with the same implementation's
+ *                        run in the previous release
+ *   no_comparison        the comparison columns every pass adds, as NULLs:
+ *                        their names and types, written once
+ *   compared_runs        every pass's rows, tagged by pass (comparison)
+ *   facts                the columns BI tools see, over compared_runs
+ *
+ * Every pass adds the columns of no_comparison in that order (base_*: the
+ * run it is compared with; regress suite objects checks the names), so
+ * that compared_runs is a UNION ALL of the passes and facts defines each
+ * column once.  A view in kernelindex reads facts for one pass
+ * (WHERE f.comparison = ...): the planner drops the other branches, and a
+ * filter on the key's kernel, workload label, GPU or form factor (which
+ * the key determines, and every pass partitions by) reaches the pass
+ * before its window, through the indexes on workloads (kernel) and
+ * comparability_keys: a dashboard reads only its runs.  On Citus the key
+ * is the distribution column of runs, so each pass runs inside the shards.
+ *
+ * The reference's numbers travel through a window as one array (a
+ * first_value a column costs a window call a row each: a full read of
+ * speedups was 7.2x a full read of runs that way, on 200k release-shaped
+ * runs); facts takes them apart, in the order of base_numbers below.
+ * --------------------------------------------------------------------- */
+
+CREATE VIEW kernelindex_internal.narrow_runs AS
+SELECT q.*,
+	CASE WHEN q.latency_ns_primary IS NOT NULL THEN 'latency'
+		WHEN q.peak_bytes_primary IS NOT NULL THEN 'peak_memory' END AS metric,
+	CASE WHEN q.latency_ns_primary IS NOT NULL THEN q.latency_statistic
+		WHEN q.peak_bytes_primary IS NOT NULL THEN q.memory_statistic END AS primary_statistic,
+	COALESCE(q.latency_ns_primary, q.peak_bytes_primary) AS value,
+	CASE WHEN q.latency_ns_primary IS NOT NULL THEN q.latency_ns_p20 ELSE q.peak_bytes_p20 END AS value_p20,
+	CASE WHEN q.latency_ns_primary IS NOT NULL THEN q.latency_ns_p80 ELSE q.peak_bytes_p80 END AS value_p80,
+	CASE WHEN q.latency_ns_primary IS NOT NULL THEN q.latency_ns_mean ELSE q.peak_bytes_mean END AS value_mean,
+	CASE WHEN q.latency_ns_primary IS NOT NULL THEN q.latency_ns_stddev ELSE q.peak_bytes_stddev END AS value_stddev,
+	CASE WHEN q.latency_ns_primary IS NOT NULL THEN q.latency_samples ELSE q.peak_samples END AS value_samples,
+	-- the numbers a comparison carries of the run it compares with
+	-- (base_numbers), in this order
+	ARRAY[q.latency_ns, q.latency_ns_p20, q.latency_ns_p80, q.peak_bytes, q.peak_bytes_p20, q.peak_bytes_p80,
+		COALESCE(q.latency_ns_primary, q.peak_bytes_primary),
+		CASE WHEN q.latency_ns_primary IS NOT NULL THEN q.latency_ns_p20 ELSE q.peak_bytes_p20 END,
+		CASE WHEN q.latency_ns_primary IS NOT NULL THEN q.latency_ns_p80 ELSE q.peak_bytes_p80 END,
+		CASE WHEN q.latency_ns_primary IS NOT NULL THEN q.latency_ns_mean ELSE q.peak_bytes_mean END,
+		CASE WHEN q.latency_ns_primary IS NOT NULL THEN q.latency_ns_stddev ELSE q.peak_bytes_stddev END,
+		CASE WHEN q.latency_ns_primary IS NOT NULL THEN q.latency_samples ELSE q.peak_samples END] AS numbers,
+	ARRAY[q.provider, q.release,
+		CASE WHEN q.latency_ns_primary IS NOT NULL THEN q.latency_statistic
+			WHEN q.peak_bytes_primary IS NOT NULL THEN q.memory_statistic END] AS texts
+FROM (
+SELECT r.*, k.protocol_id, k.workload_id, k.environment_id,
+	w.kernel, w.label AS workload_label, e.product AS gpu, e.form_factor AS gpu_form_factor,
+	i.provider, p.harness,
+	COALESCE(i.provider OPERATOR(pg_catalog.=) hn.reference_implementation, pv.is_reference, false) AS is_reference,
+	l.release, tp.latency_statistic, tp.memory_statistic,
+	kernelindex_internal.primary_value(tp.latency_statistic, r.latency_ns, r.latency_ns_mean, r.latency_ns_min) AS latency_ns_primary,
+	kernelindex_internal.primary_value(tp.memory_statistic, r.peak_bytes, r.peak_bytes_mean, r.peak_bytes_min) AS peak_bytes_primary
+FROM kernelindex.runs r
+JOIN kernelindex.comparability_keys k ON k.key OPERATOR(@extschema@.=) r.comparability_key
+JOIN kernelindex.workloads w ON w.id OPERATOR(pg_catalog.=) k.workload_id
+JOIN kernelindex.environments e ON e.id OPERATOR(pg_catalog.=) k.environment_id
+JOIN kernelindex.protocols p ON p.id OPERATOR(pg_catalog.=) k.protocol_id
+JOIN kernelindex.implementations i ON i.id OPERATOR(pg_catalog.=) r.implementation_id
+JOIN kernelindex.run_templates tp ON tp.id OPERATOR(pg_catalog.=) r.template_id
+LEFT JOIN kernelindex.harnesses hn ON hn.name OPERATOR(pg_catalog.=) p.harness
+LEFT JOIN kernelindex.providers pv ON pv.name OPERATOR(pg_catalog.=) i.provider
+LEFT JOIN kernelindex.run_labels l ON l.id OPERATOR(pg_catalog.=) r.labels_id
+) q;
+COMMENT ON VIEW kernelindex_internal.narrow_runs IS
+'internal: one narrow row per run (its columns, its key''s resources and what the passes partition and order by; numbers and texts: what a comparison carries of it)';
+
+CREATE VIEW kernelindex_internal.no_comparison AS
+SELECT NULL::bigint AS release_rank,
+	NULL::boolean AS compared,
+	NULL::@extschema@.kidx_digest AS base_digest,
+	NULL::timestamptz AS base_observed_at,
+	NULL::bigint AS base_release_rank,
+	NULL::boolean AS same_release,
+	NULL::text[] AS base_texts,
+	NULL::bigint[] AS base_numbers;
+COMMENT ON VIEW kernelindex_internal.no_comparison IS
+'internal: the columns every pass adds to narrow_runs, in order (release_rank: the run''s release''s rank; compared: whether the row is one the pass keeps; base_*: the run it is compared with, base_texts and base_numbers as narrow_runs.texts and numbers), as NULLs';
+
+CREATE VIEW kernelindex_internal.latest_narrow_runs AS
+SELECT DISTINCT ON (s.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor, s.implementation_id) s.*
+FROM kernelindex_internal.narrow_runs s
+ORDER BY s.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor, s.implementation_id,
+	s.observed_at DESC, s.digest DESC;
+COMMENT ON VIEW kernelindex_internal.latest_narrow_runs IS
+'internal: the latest run (by observed_at, then digest) per comparability key and implementation';
+
+CREATE VIEW kernelindex_internal.release_narrow_runs AS
+SELECT s.*, rel.release_rank
+FROM (SELECT DISTINCT ON (s.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor,
+			s.implementation_id, s.release) s.*
+	  FROM kernelindex_internal.narrow_runs s
+	  WHERE s.release IS NOT NULL
+	  ORDER BY s.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor,
+		s.implementation_id, s.release, s.observed_at DESC, s.digest DESC) s
+JOIN kernelindex.release_ranks rel ON rel.release OPERATOR(pg_catalog.=) s.release;
+COMMENT ON VIEW kernelindex_internal.release_narrow_runs IS
+'internal: the latest run per comparability key, implementation and release, with the release''s rank';
+
+CREATE VIEW kernelindex_internal.speedup_pairs AS
+SELECT s.*,
+	NULL::bigint AS release_rank,
+	NOT s.is_reference AND pg_catalog.first_value(s.is_reference) OVER any_release AS compared,
+	CASE WHEN pg_catalog.first_value(s.is_reference) OVER same
+		THEN pg_catalog.first_value(s.digest) OVER same
+		ELSE pg_catalog.first_value(s.digest) OVER any_release END AS base_digest,
+	CASE WHEN pg_catalog.first_value(s.is_reference) OVER same
+		THEN pg_catalog.first_value(s.observed_at) OVER same
+		ELSE pg_catalog.first_value(s.observed_at) OVER any_release END AS base_observed_at,
+	NULL::bigint AS base_release_rank,
+	pg_catalog.first_value(s.is_reference) OVER same AS same_release,
+	CASE WHEN pg_catalog.first_value(s.is_reference) OVER same
+		THEN pg_catalog.first_value(s.texts) OVER same
+		ELSE pg_catalog.first_value(s.texts) OVER any_release END AS base_texts,
+	CASE WHEN pg_catalog.first_value(s.is_reference) OVER same
+		THEN pg_catalog.first_value(s.numbers) OVER same
+		ELSE pg_catalog.first_value(s.numbers) OVER any_release END AS base_numbers
+FROM kernelindex_internal.narrow_runs s
+WINDOW any_release AS (PARTITION BY s.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor
+		ORDER BY s.is_reference DESC, s.observed_at DESC, s.digest DESC),
+	same AS (PARTITION BY s.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor, s.release
+		ORDER BY s.is_reference DESC, s.observed_at DESC, s.digest DESC);
+COMMENT ON VIEW kernelindex_internal.speedup_pairs IS
+'internal: each run with the reference implementation''s latest run under its key, of the same release where there is one (same_release), else of any; compared for the runs of other implementations whose key has a reference run';
+
+CREATE VIEW kernelindex_internal.release_pairs AS
+SELECT s.*,
+	pg_catalog.first_value(s.is_reference) OVER w AND NOT s.is_reference AS compared,
+	CASE WHEN pg_catalog.first_value(s.is_reference) OVER w AND NOT s.is_reference
+		THEN pg_catalog.first_value(s.digest) OVER w END AS base_digest,
+	CASE WHEN pg_catalog.first_value(s.is_reference) OVER w AND NOT s.is_reference
+		THEN pg_catalog.first_value(s.observed_at) OVER w END AS base_observed_at,
+	CASE WHEN pg_catalog.first_value(s.is_reference) OVER w AND NOT s.is_reference
+		THEN s.release_rank END AS base_release_rank,
+	CASE WHEN pg_catalog.first_value(s.is_reference) OVER w AND NOT s.is_reference
+		THEN true END AS same_release,
+	CASE WHEN pg_catalog.first_value(s.is_reference) OVER w AND NOT s.is_reference
+		THEN pg_catalog.first_value(s.texts) OVER w END AS base_texts,
+	CASE WHEN pg_catalog.first_value(s.is_reference) OVER w AND NOT s.is_reference
+		THEN pg_catalog.first_value(s.numbers) OVER w END AS base_numbers
+FROM kernelindex_internal.release_narrow_runs s
+WINDOW w AS (PARTITION BY s.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor, s.release
+	ORDER BY s.is_reference DESC, s.observed_at DESC, s.digest DESC);
+COMMENT ON VIEW kernelindex_internal.release_pairs IS
+'internal: each implementation''s latest run per key and release, with the reference implementation''s latest run of the same key and release (compared: there is one, and the run is not the reference''s)';
+
+CREATE VIEW kernelindex_internal.change_pairs AS
+SELECT s.*,
+	pg_catalog.lag(s.release) OVER w IS NOT NULL AS compared,
+	pg_catalog.lag(s.digest) OVER w AS base_digest,
+	pg_catalog.lag(s.observed_at) OVER w AS base_observed_at,
+	pg_catalog.lag(s.release_rank) OVER w AS base_release_rank,
+	NULL::boolean AS same_release,
+	pg_catalog.lag(s.texts) OVER w AS base_texts,
+	pg_catalog.lag(s.numbers) OVER w AS base_numbers
+FROM kernelindex_internal.release_narrow_runs s
+WINDOW w AS (PARTITION BY s.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor,
+	s.implementation_id ORDER BY s.release_rank);
+COMMENT ON VIEW kernelindex_internal.change_pairs IS
+'internal: each implementation''s latest run per key and release, with its run in the previous release it ran in (compared: there is one)';
+
+CREATE VIEW kernelindex_internal.compared_runs AS
+SELECT 'run'::text AS comparison, s.*, n.*
+FROM kernelindex_internal.narrow_runs s CROSS JOIN kernelindex_internal.no_comparison n
+UNION ALL
+SELECT 'latest'::text, s.*, n.*
+FROM kernelindex_internal.latest_narrow_runs s CROSS JOIN kernelindex_internal.no_comparison n
+UNION ALL
+SELECT 'speedup'::text, c.* FROM kernelindex_internal.speedup_pairs c
+UNION ALL
+SELECT 'release'::text, c.* FROM kernelindex_internal.release_pairs c
+UNION ALL
+SELECT 'change'::text, c.* FROM kernelindex_internal.change_pairs c;
+COMMENT ON VIEW kernelindex_internal.compared_runs IS
+'internal: the rows of every pass, narrow, tagged by pass (comparison: run, latest, speedup, release, change)';
+
+/*
+ * The columns BI tools see, over the rows of every pass.  Every row they
+ * join exists (the references of runs and keys are checked); the joins
+ * are LEFT JOINs so that the planner keeps the number of rows of a pass
+ * whose columns it has no statistics for (DISTINCT ON, a window), instead
+ * of taking each join for a filter.
+ */
+CREATE VIEW kernelindex_internal.facts AS
+SELECT s.comparison,
+	s.compared,
+	s.comparability_key AS key,
+	s.implementation_id,
+	s.digest,
+	s.digest::text AS run_digest,
+	s.comparability_key::text AS comparability_key,
+	p.digest::text AS protocol_digest,
+	w.digest::text AS workload_digest,
+	e.digest::text AS environment_digest,
+	i.digest::text AS implementation_digest,
+	s.observed_at,
+	s.metric,
+	s.kernel,
+	COALESCE(kc.title, s.kernel) AS kernel_title,
+	s.provider,
+	COALESCE(pv.title, s.provider) AS provider_title,
+	s.is_reference,
+	COALESCE(p.pass, b.pass) AS pass,
+	s.workload_label,
+	w.title AS workload_title,
+	s.release,
+	t.value AS run_title,
+	st.value AS status,
+	s.gpu,
+	e.vendor AS gpu_vendor,
+	s.gpu_form_factor,
+	e.architecture AS gpu_architecture,
+	e.title AS environment_title,
+	p.title AS protocol_title,
+	s.latency_ns,
+	s.latency_ns_p20,
+	s.latency_ns_p80,
+	kernelindex.ns_to_ms(s.latency_ns) AS latency_ms,
+	kernelindex.ns_to_ms(s.latency_ns_p20) AS latency_ms_p20,
+	kernelindex.ns_to_ms(s.latency_ns_p80) AS latency_ms_p80,
+	s.peak_bytes,
+	s.peak_bytes_p20,
+	s.peak_bytes_p80,
+	kernelindex.bytes_to_mib(s.peak_bytes) AS peak_mib,
+	kernelindex.bytes_to_mib(s.peak_bytes_p20) AS peak_mib_p20,
+	kernelindex.bytes_to_mib(s.peak_bytes_p80) AS peak_mib_p80,
+	src.value AS source,
+	kernelindex_internal.external_id_of(tp.external_id_form, b.value, x.value, s.workload_label, s.observed_at) AS external_id,
+	b.value AS benchmark,
+	s.harness,
+	s.primary_statistic,
+	s.latency_ns_mean,
+	s.latency_ns_stddev,
+	s.latency_ns_min,
+	s.latency_ns_max,
+	s.latency_samples,
+	s.latency_ns_primary,
+	kernelindex.ns_to_ms(s.latency_ns_mean) AS latency_ms_mean,
+	kernelindex.ns_to_ms(s.latency_ns_stddev) AS latency_ms_stddev,
+	kernelindex.ns_to_ms(s.latency_ns_min) AS latency_ms_min,
+	kernelindex.ns_to_ms(s.latency_ns_max) AS latency_ms_max,
+	kernelindex.ns_to_ms(s.latency_ns_primary) AS latency_ms_primary,
+	s.peak_bytes_mean,
+	s.peak_bytes_stddev,
+	s.peak_bytes_min,
+	s.peak_bytes_max,
+	s.peak_samples,
+	s.peak_bytes_primary,
+	kernelindex.bytes_to_mib(s.peak_bytes_primary) AS peak_mib_primary,
+	-- the comparison
+	s.value,
+	s.release_rank,
+	s.base_digest::text AS base_run_digest,
+	s.base_observed_at,
+	s.base_release_rank,
+	s.same_release,
+	s.base_texts[1] AS base_provider,
+	COALESCE(bpv.title, s.base_texts[1]) AS base_provider_title,
+	s.base_texts[2] AS base_release,
+	s.base_texts[3] AS base_statistic,
+	s.base_numbers[1] AS base_latency_ns,
+	s.base_numbers[2] AS base_latency_ns_p20,
+	s.base_numbers[3] AS base_latency_ns_p80,
+	s.base_numbers[4] AS base_peak_bytes,
+	s.base_numbers[5] AS base_peak_bytes_p20,
+	s.base_numbers[6] AS base_peak_bytes_p80,
+	s.base_numbers[7] AS base_value,
+	-- the base's primary statistic over the run's, where both are compared
+	-- on the same statistic
+	CASE WHEN s.primary_statistic OPERATOR(pg_catalog.=) s.base_texts[3]
+		THEN kernelindex.ratio(s.base_numbers[7], s.value) END AS base_ratio,
+	kernelindex.outside_noise(s.value_p20, s.value_p80, s.base_numbers[8], s.base_numbers[9],
+		kernelindex_internal.runs_p_value(s.value_mean, s.value_stddev, s.value_samples,
+			s.base_numbers[10], s.base_numbers[11], s.base_numbers[12])) AS outside_noise,
+	kernelindex_internal.runs_p_value(s.value_mean, s.value_stddev, s.value_samples,
+		s.base_numbers[10], s.base_numbers[11], s.base_numbers[12]) AS p_value
+FROM kernelindex_internal.compared_runs s
+LEFT JOIN kernelindex.protocols p ON p.id OPERATOR(pg_catalog.=) s.protocol_id
+LEFT JOIN kernelindex.workloads w ON w.id OPERATOR(pg_catalog.=) s.workload_id
+LEFT JOIN kernelindex.environments e ON e.id OPERATOR(pg_catalog.=) s.environment_id
+LEFT JOIN kernelindex.implementations i ON i.id OPERATOR(pg_catalog.=) s.implementation_id
+LEFT JOIN kernelindex.run_templates tp ON tp.id OPERATOR(pg_catalog.=) s.template_id
+LEFT JOIN kernelindex.run_statuses st ON st.id OPERATOR(pg_catalog.=) s.status_id
+LEFT JOIN kernelindex.run_titles t ON t.id OPERATOR(pg_catalog.=) s.title_id
+LEFT JOIN kernelindex.run_sources src ON src.id OPERATOR(pg_catalog.=) s.source_id
+LEFT JOIN kernelindex.run_benchmarks b ON b.id OPERATOR(pg_catalog.=) s.benchmark_id
+LEFT JOIN kernelindex.run_strings x ON x.id OPERATOR(pg_catalog.=) s.external_id_id
+LEFT JOIN kernelindex.kernels kc ON kc.name OPERATOR(pg_catalog.=) s.kernel
+LEFT JOIN kernelindex.providers pv ON pv.name OPERATOR(pg_catalog.=) s.provider
+LEFT JOIN kernelindex.providers bpv ON bpv.name OPERATOR(pg_catalog.=) s.base_texts[1];
+COMMENT ON VIEW kernelindex_internal.facts IS
+'internal: the columns of the BI views (those of run_facts, then the comparison with the base run: base_*), over the rows of every pass (comparison)';
+
+/* --- The views ------------------------------------------------------------ */
+
+/* One row per run. */
+CREATE VIEW kernelindex.run_facts AS
+SELECT f.run_digest, f.comparability_key, f.protocol_digest, f.workload_digest, f.environment_digest,
+	f.implementation_digest, f.observed_at, f.metric, f.kernel, f.kernel_title, f.provider,
+	f.provider_title, f.is_reference, f.pass, f.workload_label, f.workload_title, f.release,
+	f.run_title, f.status, f.gpu, f.gpu_vendor, f.gpu_form_factor, f.gpu_architecture,
+	f.environment_title, f.protocol_title,
+	f.latency_ns, f.latency_ns_p20, f.latency_ns_p80, f.latency_ms, f.latency_ms_p20, f.latency_ms_p80,
+	f.peak_bytes, f.peak_bytes_p20, f.peak_bytes_p80, f.peak_mib, f.peak_mib_p20, f.peak_mib_p80,
+	f.source, f.external_id, f.benchmark, f.harness, f.primary_statistic,
+	f.latency_ns_mean, f.latency_ns_stddev, f.latency_ns_min, f.latency_ns_max, f.latency_samples,
+	f.latency_ns_primary, f.latency_ms_mean, f.latency_ms_stddev, f.latency_ms_min, f.latency_ms_max,
+	f.latency_ms_primary,
+	f.peak_bytes_mean, f.peak_bytes_stddev, f.peak_bytes_min, f.peak_bytes_max, f.peak_samples,
+	f.peak_bytes_primary, f.peak_mib_primary
+FROM kernelindex_internal.facts f
+WHERE f.comparison OPERATOR(pg_catalog.=) 'run';
+
+/* The latest run per comparability key and implementation: run_facts' columns. */
+CREATE VIEW kernelindex.latest_runs AS
+SELECT f.run_digest, f.comparability_key, f.protocol_digest, f.workload_digest, f.environment_digest,
+	f.implementation_digest, f.observed_at, f.metric, f.kernel, f.kernel_title, f.provider,
+	f.provider_title, f.is_reference, f.pass, f.workload_label, f.workload_title, f.release,
+	f.run_title, f.status, f.gpu, f.gpu_vendor, f.gpu_form_factor, f.gpu_architecture,
+	f.environment_title, f.protocol_title,
+	f.latency_ns, f.latency_ns_p20, f.latency_ns_p80, f.latency_ms, f.latency_ms_p20, f.latency_ms_p80,
+	f.peak_bytes, f.peak_bytes_p20, f.peak_bytes_p80, f.peak_mib, f.peak_mib_p20, f.peak_mib_p80,
+	f.source, f.external_id, f.benchmark, f.harness, f.primary_statistic,
+	f.latency_ns_mean, f.latency_ns_stddev, f.latency_ns_min, f.latency_ns_max, f.latency_samples,
+	f.latency_ns_primary, f.latency_ms_mean, f.latency_ms_stddev, f.latency_ms_min, f.latency_ms_max,
+	f.latency_ms_primary,
+	f.peak_bytes_mean, f.peak_bytes_stddev, f.peak_bytes_min, f.peak_bytes_max, f.peak_samples,
+	f.peak_bytes_primary, f.peak_mib_primary
+FROM kernelindex_internal.facts f
+WHERE f.comparison OPERATOR(pg_catalog.=) 'latest';
+
+/* Each run against the reference implementation. */
+CREATE VIEW kernelindex.speedups AS
+SELECT f.kernel, f.kernel_title, f.pass, f.metric, f.gpu, f.gpu_form_factor, f.workload_label,
+	f.provider, f.provider_title, f.release, f.observed_at,
+	f.base_provider AS reference_provider,
+	f.base_provider_title AS reference_provider_title,
+	f.base_release AS reference_release,
+	f.base_observed_at AS reference_observed_at,
+	f.same_release,
+	f.latency_ns, f.latency_ns_p20, f.latency_ns_p80, f.latency_ms, f.latency_ms_p20, f.latency_ms_p80,
+	f.base_latency_ns AS reference_latency_ns,
+	f.base_latency_ns_p20 AS reference_latency_ns_p20,
+	f.base_latency_ns_p80 AS reference_latency_ns_p80,
+	kernelindex.ns_to_ms(f.base_latency_ns) AS reference_latency_ms,
+	kernelindex.ns_to_ms(f.base_latency_ns_p20) AS reference_latency_ms_p20,
+	kernelindex.ns_to_ms(f.base_latency_ns_p80) AS reference_latency_ms_p80,
+	CASE WHEN f.metric OPERATOR(pg_catalog.=) 'latency' THEN f.base_ratio END AS speedup,
+	f.peak_bytes, f.peak_bytes_p20, f.peak_bytes_p80, f.peak_mib,
+	f.base_peak_bytes AS reference_peak_bytes,
+	f.base_peak_bytes_p20 AS reference_peak_bytes_p20,
+	f.base_peak_bytes_p80 AS reference_peak_bytes_p80,
+	kernelindex.bytes_to_mib(f.base_peak_bytes) AS reference_peak_mib,
+	CASE WHEN f.metric OPERATOR(pg_catalog.=) 'peak_memory' THEN f.base_ratio END AS memory_ratio,
+	f.outside_noise,
+	f.comparability_key, f.implementation_digest, f.run_digest,
+	f.base_run_digest AS reference_run_digest,
+	f.harness, f.primary_statistic,
+	f.base_statistic AS reference_primary_statistic,
+	f.latency_ns_primary,
+	CASE WHEN f.metric OPERATOR(pg_catalog.=) 'latency' THEN f.base_value END AS reference_latency_ns_primary,
+	f.peak_bytes_primary,
+	CASE WHEN f.metric OPERATOR(pg_catalog.=) 'peak_memory' THEN f.base_value END AS reference_peak_bytes_primary,
+	f.p_value
+FROM kernelindex_internal.facts f
+WHERE f.comparison OPERATOR(pg_catalog.=) 'speedup' AND f.compared;
+
+/* Per release: one run per workload and implementation. */
+CREATE VIEW kernelindex.release_runs AS
+SELECT f.kernel, f.kernel_title, f.pass, f.metric, f.gpu, f.gpu_form_factor, f.workload_label,
+	f.provider, f.provider_title, f.is_reference, f.release, f.release_rank, f.observed_at,
+	f.latency_ns, f.latency_ns_p20, f.latency_ns_p80, f.latency_ms,
+	f.peak_bytes, f.peak_bytes_p20, f.peak_bytes_p80, f.peak_mib,
+	f.base_provider AS reference_provider,
+	f.base_latency_ns AS reference_latency_ns,
+	kernelindex.ns_to_ms(f.base_latency_ns) AS reference_latency_ms,
+	f.base_latency_ns_p20 AS reference_latency_ns_p20,
+	f.base_latency_ns_p80 AS reference_latency_ns_p80,
+	f.base_peak_bytes AS reference_peak_bytes,
+	kernelindex.bytes_to_mib(f.base_peak_bytes) AS reference_peak_mib,
+	f.base_peak_bytes_p20 AS reference_peak_bytes_p20,
+	f.base_peak_bytes_p80 AS reference_peak_bytes_p80,
+	f.base_ratio AS ratio,
+	CASE WHEN f.compared THEN f.outside_noise END AS outside_noise,
+	f.comparability_key, f.implementation_digest, f.run_digest,
+	f.base_run_digest AS reference_run_digest,
+	f.harness, f.primary_statistic,
+	CASE WHEN f.compared THEN f.p_value END AS p_value
+FROM kernelindex_internal.facts f
+WHERE f.comparison OPERATOR(pg_catalog.=) 'release';
+
+/* Each pair of consecutive releases of a series. */
+CREATE VIEW kernelindex.release_changes AS
+SELECT f.kernel, f.kernel_title, f.pass, f.metric, f.gpu, f.gpu_form_factor, f.workload_label,
+	f.provider, f.provider_title,
+	f.old_release, f.new_release, f.old_release_rank, f.new_release_rank,
+	f.old_latency_ns, f.new_latency_ns, f.old_latency_ms, f.new_latency_ms,
+	f.old_peak_bytes, f.new_peak_bytes,
+	f.ratio, f.outside_noise,
+	pg_catalog.rank() OVER (ORDER BY COALESCE(f.outside_noise AND f.ratio OPERATOR(pg_catalog.>) 1, false) DESC,
+		f.ratio DESC NULLS LAST) AS regression_rank,
+	f.comparability_key, f.implementation_digest, f.old_run_digest, f.new_run_digest,
+	f.harness, f.primary_statistic, f.old_value, f.new_value, f.p_value
+FROM (SELECT f.*,
+		f.base_release AS old_release, f.release AS new_release,
+		f.base_release_rank AS old_release_rank, f.release_rank AS new_release_rank,
+		f.base_latency_ns AS old_latency_ns, f.latency_ns AS new_latency_ns,
+		kernelindex.ns_to_ms(f.base_latency_ns) AS old_latency_ms, f.latency_ms AS new_latency_ms,
+		f.base_peak_bytes AS old_peak_bytes, f.peak_bytes AS new_peak_bytes,
+		-- new / old: above 1 is slower, or more memory
+		CASE WHEN f.primary_statistic OPERATOR(pg_catalog.=) f.base_statistic
+			THEN kernelindex.ratio(f.value, f.base_value) END AS ratio,
+		f.base_run_digest AS old_run_digest, f.run_digest AS new_run_digest,
+		f.base_value AS old_value, f.value AS new_value
+	  FROM kernelindex_internal.facts f
+	  WHERE f.comparison OPERATOR(pg_catalog.=) 'change' AND f.compared) f;
+
+/* Since which release a series beats the reference. */
+CREATE VIEW kernelindex.speedup_since AS
+SELECT c.kernel, c.kernel_title, c.pass, c.metric, c.gpu, c.gpu_form_factor, c.workload_label,
+	c.provider, c.provider_title,
+	CASE WHEN c.beat THEN c.beat_release END AS since_release,
+	CASE WHEN c.beat THEN c.beat_release_rank END AS since_release_rank,
+	CASE WHEN c.beat THEN c.beat_ratio END AS since_speedup,
+	c.release AS latest_release,
+	c.release_rank AS latest_release_rank,
+	c.base_ratio AS latest_speedup,
+	COALESCE(c.base_ratio OPERATOR(pg_catalog.>) 1 AND c.outside_noise, false) AS still_faster,
+	c.comparability_key, c.implementation_digest
+FROM (
+	SELECT f.*,
+		-- the first release that beat the reference outside the noise
+		pg_catalog.first_value(f.release) OVER beat AS beat_release,
+		pg_catalog.first_value(f.release_rank) OVER beat AS beat_release_rank,
+		pg_catalog.first_value(f.base_ratio) OVER beat AS beat_ratio,
+		pg_catalog.first_value(f.base_ratio OPERATOR(pg_catalog.>) 1 AND f.outside_noise) OVER beat AS beat,
+		pg_catalog.row_number() OVER latest AS latest_number
+	FROM kernelindex_internal.facts f
+	WHERE f.comparison OPERATOR(pg_catalog.=) 'release' AND f.compared
+	WINDOW beat AS (PARTITION BY f.key, f.kernel, f.workload_label, f.gpu, f.gpu_form_factor, f.implementation_id
+			ORDER BY COALESCE(f.base_ratio OPERATOR(pg_catalog.>) 1 AND f.outside_noise, false) DESC, f.release_rank),
+		latest AS (PARTITION BY f.key, f.kernel, f.workload_label, f.gpu, f.gpu_form_factor, f.implementation_id
+			ORDER BY f.release_rank DESC)
+) c
+WHERE c.latest_number OPERATOR(pg_catalog.=) 1;
+
+/* --- Comments --------------------------------------------------------- */
+
+COMMENT ON VIEW kernelindex.run_facts IS
+'one row per stored run, flat: digests as text, latency in ns and ms, peak memory in bytes and MiB (median, p20, p80), kernel, provider, pass, GPU, workload label, release';
+COMMENT ON COLUMN kernelindex.run_facts.run_digest IS 'the run''s resource digest, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.run_facts.comparability_key IS 'comparability key, sha256:<hex>: runs with equal keys may be compared';
+COMMENT ON COLUMN kernelindex.run_facts.protocol_digest IS 'protocol digest, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.run_facts.workload_digest IS 'workload digest, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.run_facts.environment_digest IS 'environment digest, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.run_facts.implementation_digest IS 'implementation digest, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.run_facts.observed_at IS 'when the run was measured';
+COMMENT ON COLUMN kernelindex.run_facts.metric IS 'latency or peak_memory';
+COMMENT ON COLUMN kernelindex.run_facts.kernel IS 'kernel name (the workload''s spec.kernel; NULL while the workload is known by digest only)';
+COMMENT ON COLUMN kernelindex.run_facts.kernel_title IS 'kernel title from kernelindex.kernels';
+COMMENT ON COLUMN kernelindex.run_facts.provider IS 'implementation provider, e.g. torch, liger';
+COMMENT ON COLUMN kernelindex.run_facts.provider_title IS 'provider title from kernelindex.providers, e.g. PyTorch';
+COMMENT ON COLUMN kernelindex.run_facts.is_reference IS 'true for the reference implementation of the run''s harness (kernelindex.harnesses.reference_implementation; torch by default)';
+COMMENT ON COLUMN kernelindex.run_facts.pass IS 'timed pass: forward, backward, full, or the harness''s word (the protocol''s pass, else the benchmark name''s second part)';
+COMMENT ON COLUMN kernelindex.run_facts.workload_label IS 'workload label, e.g. features16384-tokens2048-fp32';
+COMMENT ON COLUMN kernelindex.run_facts.workload_title IS 'workload title (kernel title and label)';
+COMMENT ON COLUMN kernelindex.run_facts.release IS 'release label of the run (liger_version)';
+COMMENT ON COLUMN kernelindex.run_facts.run_title IS 'run title: kernel title · provider · pass';
+COMMENT ON COLUMN kernelindex.run_facts.status IS 'run status, e.g. passed';
+COMMENT ON COLUMN kernelindex.run_facts.gpu IS 'GPU product, e.g. NVIDIA A100';
+COMMENT ON COLUMN kernelindex.run_facts.gpu_vendor IS 'GPU vendor: nvidia, amd, intel';
+COMMENT ON COLUMN kernelindex.run_facts.gpu_form_factor IS 'GPU board variant, e.g. SXM4-80GB';
+COMMENT ON COLUMN kernelindex.run_facts.gpu_architecture IS 'GPU architecture, e.g. sm_80';
+COMMENT ON COLUMN kernelindex.run_facts.environment_title IS 'environment title, e.g. Liger benchmark host · A100-SXM4-80GB';
+COMMENT ON COLUMN kernelindex.run_facts.protocol_title IS 'protocol title, e.g. Liger benchmark harness · forward pass';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ns IS 'median latency, nanoseconds';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ns_p20 IS 'p20 latency, nanoseconds';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ns_p80 IS 'p80 latency, nanoseconds';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ms IS 'median latency, milliseconds (exact)';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ms_p20 IS 'p20 latency, milliseconds (exact)';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ms_p80 IS 'p80 latency, milliseconds (exact)';
+COMMENT ON COLUMN kernelindex.run_facts.peak_bytes IS 'median peak memory, bytes';
+COMMENT ON COLUMN kernelindex.run_facts.peak_bytes_p20 IS 'p20 peak memory, bytes';
+COMMENT ON COLUMN kernelindex.run_facts.peak_bytes_p80 IS 'p80 peak memory, bytes';
+COMMENT ON COLUMN kernelindex.run_facts.peak_mib IS 'median peak memory, MiB (exact)';
+COMMENT ON COLUMN kernelindex.run_facts.peak_mib_p20 IS 'p20 peak memory, MiB (exact)';
+COMMENT ON COLUMN kernelindex.run_facts.peak_mib_p80 IS 'p80 peak memory, MiB (exact)';
+COMMENT ON COLUMN kernelindex.run_facts.source IS 'source of the run (sourceNative.source), e.g. liger-kernel-bench';
+COMMENT ON COLUMN kernelindex.run_facts.external_id IS 'the source''s own id of the run (sourceNative.externalId)';
+COMMENT ON COLUMN kernelindex.run_facts.benchmark IS 'the source''s benchmark name (sourceNative.benchmark), e.g. sparsemax/backward';
+COMMENT ON COLUMN kernelindex.run_facts.harness IS 'the harness that measured the run (its protocol''s spec.harness.name), e.g. kernelbench';
+COMMENT ON COLUMN kernelindex.run_facts.primary_statistic IS 'the statistic the run is compared on: median, mean or min (its primaryStatistic; median when it names none)';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ns_mean IS 'mean latency, nanoseconds';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ns_stddev IS 'standard deviation of the latency, nanoseconds';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ns_min IS 'minimum latency, nanoseconds';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ns_max IS 'maximum latency, nanoseconds';
+COMMENT ON COLUMN kernelindex.run_facts.latency_samples IS 'number of trials behind the latency statistics';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ns_primary IS 'the latency the run is compared on (its primary statistic), nanoseconds';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ms_mean IS 'mean latency, milliseconds (exact)';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ms_stddev IS 'standard deviation of the latency, milliseconds (exact)';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ms_min IS 'minimum latency, milliseconds (exact)';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ms_max IS 'maximum latency, milliseconds (exact)';
+COMMENT ON COLUMN kernelindex.run_facts.latency_ms_primary IS 'the latency the run is compared on, milliseconds (exact)';
+COMMENT ON COLUMN kernelindex.run_facts.peak_bytes_mean IS 'mean peak memory, bytes';
+COMMENT ON COLUMN kernelindex.run_facts.peak_bytes_stddev IS 'standard deviation of the peak memory, bytes';
+COMMENT ON COLUMN kernelindex.run_facts.peak_bytes_min IS 'minimum peak memory, bytes';
+COMMENT ON COLUMN kernelindex.run_facts.peak_bytes_max IS 'maximum peak memory, bytes';
+COMMENT ON COLUMN kernelindex.run_facts.peak_samples IS 'number of trials behind the peak memory statistics';
+COMMENT ON COLUMN kernelindex.run_facts.peak_bytes_primary IS 'the peak memory the run is compared on (its primary statistic), bytes';
+COMMENT ON COLUMN kernelindex.run_facts.peak_mib_primary IS 'the peak memory the run is compared on, MiB (exact)';
+
+
+COMMENT ON VIEW kernelindex.latest_runs IS
+'the latest run (by observed_at) per comparability key and implementation: what each implementation measures now on each workload and GPU, with the columns of run_facts';
+
+/*
+ * A view that shows the rows of run_facts has its columns' comments: copied
+ * here from run_facts, so that they are written once.
+ */
+DO $$
+DECLARE
+	c record;
+BEGIN
+	FOR c IN SELECT a.attname, pg_catalog.col_description(a.attrelid, a.attnum) AS note
+			 FROM pg_catalog.pg_attribute a
+			 WHERE a.attrelid OPERATOR(pg_catalog.=) 'kernelindex.run_facts'::pg_catalog.regclass
+			   AND a.attnum OPERATOR(pg_catalog.>) 0
+	LOOP
+		EXECUTE pg_catalog.format('COMMENT ON COLUMN kernelindex.latest_runs.%I IS %L', c.attname, c.note);
+	END LOOP;
+END
+$$;
+
+COMMENT ON VIEW kernelindex.speedups IS
+'each run of a non-reference implementation against the reference implementation (the harness''s reference implementation, kernelindex.harnesses; torch by default) under the same comparability key (same protocol, workload and GPU): the reference''s latest run of the same release, else of any release (see same_release); speedup = reference latency / latency for latency rows, memory_ratio = reference peak memory / peak memory for memory rows; outside_noise when the two p20-p80 bands do not overlap';
+COMMENT ON COLUMN kernelindex.speedups.kernel IS 'kernel (benchmark) name';
+COMMENT ON COLUMN kernelindex.speedups.kernel_title IS 'kernel title';
+COMMENT ON COLUMN kernelindex.speedups.pass IS 'timed pass: forward, backward, full';
+COMMENT ON COLUMN kernelindex.speedups.metric IS 'latency (speedup is set) or peak_memory (memory_ratio is set)';
+COMMENT ON COLUMN kernelindex.speedups.gpu IS 'GPU product';
+COMMENT ON COLUMN kernelindex.speedups.gpu_form_factor IS 'GPU board variant';
+COMMENT ON COLUMN kernelindex.speedups.workload_label IS 'workload label';
+COMMENT ON COLUMN kernelindex.speedups.provider IS 'provider of the run';
+COMMENT ON COLUMN kernelindex.speedups.provider_title IS 'provider title of the run';
+COMMENT ON COLUMN kernelindex.speedups.release IS 'release label of the run';
+COMMENT ON COLUMN kernelindex.speedups.observed_at IS 'when the run was measured';
+COMMENT ON COLUMN kernelindex.speedups.reference_provider IS 'provider of the reference run (torch)';
+COMMENT ON COLUMN kernelindex.speedups.reference_provider_title IS 'title of the reference provider (PyTorch)';
+COMMENT ON COLUMN kernelindex.speedups.reference_release IS 'release label of the reference run';
+COMMENT ON COLUMN kernelindex.speedups.reference_observed_at IS 'when the reference run was measured';
+COMMENT ON COLUMN kernelindex.speedups.same_release IS 'whether the reference run is of the same release (else the reference has no run in it)';
+COMMENT ON COLUMN kernelindex.speedups.latency_ns IS 'median latency of the run, ns';
+COMMENT ON COLUMN kernelindex.speedups.latency_ns_p20 IS 'p20 latency of the run, ns';
+COMMENT ON COLUMN kernelindex.speedups.latency_ns_p80 IS 'p80 latency of the run, ns';
+COMMENT ON COLUMN kernelindex.speedups.latency_ms IS 'median latency of the run, ms';
+COMMENT ON COLUMN kernelindex.speedups.latency_ms_p20 IS 'p20 latency of the run, ms';
+COMMENT ON COLUMN kernelindex.speedups.latency_ms_p80 IS 'p80 latency of the run, ms';
+COMMENT ON COLUMN kernelindex.speedups.reference_latency_ns IS 'median latency of the reference run, ns';
+COMMENT ON COLUMN kernelindex.speedups.reference_latency_ns_p20 IS 'p20 latency of the reference run, ns';
+COMMENT ON COLUMN kernelindex.speedups.reference_latency_ns_p80 IS 'p80 latency of the reference run, ns';
+COMMENT ON COLUMN kernelindex.speedups.reference_latency_ms IS 'median latency of the reference run, ms';
+COMMENT ON COLUMN kernelindex.speedups.reference_latency_ms_p20 IS 'p20 latency of the reference run, ms';
+COMMENT ON COLUMN kernelindex.speedups.reference_latency_ms_p80 IS 'p80 latency of the reference run, ms';
+COMMENT ON COLUMN kernelindex.speedups.speedup IS 'reference latency / latency, on the primary statistic both runs share (above 1: faster than the reference); NULL for memory rows, or when the two runs are compared on different statistics';
+COMMENT ON COLUMN kernelindex.speedups.peak_bytes IS 'median peak memory of the run, bytes';
+COMMENT ON COLUMN kernelindex.speedups.peak_bytes_p20 IS 'p20 peak memory of the run, bytes';
+COMMENT ON COLUMN kernelindex.speedups.peak_bytes_p80 IS 'p80 peak memory of the run, bytes';
+COMMENT ON COLUMN kernelindex.speedups.peak_mib IS 'median peak memory of the run, MiB';
+COMMENT ON COLUMN kernelindex.speedups.reference_peak_bytes IS 'median peak memory of the reference run, bytes';
+COMMENT ON COLUMN kernelindex.speedups.reference_peak_bytes_p20 IS 'p20 peak memory of the reference run, bytes';
+COMMENT ON COLUMN kernelindex.speedups.reference_peak_bytes_p80 IS 'p80 peak memory of the reference run, bytes';
+COMMENT ON COLUMN kernelindex.speedups.reference_peak_mib IS 'median peak memory of the reference run, MiB';
+COMMENT ON COLUMN kernelindex.speedups.memory_ratio IS 'reference peak memory / peak memory, on the primary statistic both share (above 1: uses less memory); NULL for latency rows';
+COMMENT ON COLUMN kernelindex.speedups.outside_noise IS 'whether the difference is outside the measurement noise: where both runs have p20-p80 bands, the bands do not overlap; else, where both have mean, standard deviation and samples, p_value < 0.01; else NULL';
+COMMENT ON COLUMN kernelindex.speedups.comparability_key IS 'the shared comparability key, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.speedups.implementation_digest IS 'implementation digest of the run, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.speedups.run_digest IS 'the run''s digest, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.speedups.reference_run_digest IS 'the reference run''s digest, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.speedups.harness IS 'the harness that measured both runs';
+COMMENT ON COLUMN kernelindex.speedups.primary_statistic IS 'the statistic the run is compared on: median, mean or min';
+COMMENT ON COLUMN kernelindex.speedups.reference_primary_statistic IS 'the statistic the reference run is compared on';
+COMMENT ON COLUMN kernelindex.speedups.latency_ns_primary IS 'the run''s latency on its primary statistic, ns';
+COMMENT ON COLUMN kernelindex.speedups.reference_latency_ns_primary IS 'the reference run''s latency on its primary statistic, ns';
+COMMENT ON COLUMN kernelindex.speedups.peak_bytes_primary IS 'the run''s peak memory on its primary statistic, bytes';
+COMMENT ON COLUMN kernelindex.speedups.reference_peak_bytes_primary IS 'the reference run''s peak memory on its primary statistic, bytes';
+COMMENT ON COLUMN kernelindex.speedups.p_value IS 'two-sided p-value of Welch''s t-test between the two runs'' means (from their means, standard deviations and samples); NULL unless both report all three with at least 2 samples';
+
+
+CREATE VIEW kernelindex.release_speedups AS
+SELECT r.release, r.release_rank, r.kernel, r.kernel_title, r.pass, r.metric, r.gpu, r.gpu_form_factor,
+	r.provider, r.provider_title, pg_catalog.max(r.reference_provider) AS reference_provider,
+	-- the mean of the logarithms summed exactly (as numeric), so that the
+	-- result is the same whatever the order the rows come in
+	pg_catalog.exp((pg_catalog.sum(pg_catalog.ln(r.ratio)::numeric)
+		OPERATOR(pg_catalog./) pg_catalog.count(*))::double precision) AS geomean_speedup,
+	pg_catalog.count(*) AS workloads,
+	pg_catalog.count(*) FILTER (WHERE r.outside_noise) AS workloads_outside_noise,
+	pg_catalog.count(*) FILTER (WHERE r.outside_noise AND r.ratio OPERATOR(pg_catalog.>) 1) AS faster_outside_noise,
+	pg_catalog.count(*) FILTER (WHERE r.outside_noise AND r.ratio OPERATOR(pg_catalog.<) 1) AS slower_outside_noise
+FROM kernelindex.release_runs r
+WHERE NOT r.is_reference AND r.ratio OPERATOR(pg_catalog.>) 0
+GROUP BY r.release, r.release_rank, r.kernel, r.kernel_title, r.pass, r.metric, r.gpu, r.gpu_form_factor,
+	r.provider, r.provider_title;
+COMMENT ON VIEW kernelindex.release_runs IS
+'per comparability key, implementation and release: its latest run in that release, with the reference implementation''s latest run of the same key and release where there is one (ratio = reference / run: a speedup for latency, a memory saving for peak memory)';
+COMMENT ON COLUMN kernelindex.release_runs.kernel IS 'kernel (benchmark) name';
+COMMENT ON COLUMN kernelindex.release_runs.kernel_title IS 'kernel title';
+COMMENT ON COLUMN kernelindex.release_runs.pass IS 'timed pass';
+COMMENT ON COLUMN kernelindex.release_runs.metric IS 'latency or peak_memory';
+COMMENT ON COLUMN kernelindex.release_runs.gpu IS 'GPU product';
+COMMENT ON COLUMN kernelindex.release_runs.gpu_form_factor IS 'GPU board variant';
+COMMENT ON COLUMN kernelindex.release_runs.workload_label IS 'workload label';
+COMMENT ON COLUMN kernelindex.release_runs.provider IS 'implementation provider';
+COMMENT ON COLUMN kernelindex.release_runs.provider_title IS 'provider title';
+COMMENT ON COLUMN kernelindex.release_runs.is_reference IS 'whether this is the reference implementation (then the reference_ columns are NULL)';
+COMMENT ON COLUMN kernelindex.release_runs.release IS 'release label';
+COMMENT ON COLUMN kernelindex.release_runs.release_rank IS 'position of the release in release order (kernelindex.releases)';
+COMMENT ON COLUMN kernelindex.release_runs.observed_at IS 'when the run was measured';
+COMMENT ON COLUMN kernelindex.release_runs.latency_ns IS 'median latency, ns';
+COMMENT ON COLUMN kernelindex.release_runs.latency_ns_p20 IS 'p20 latency, ns';
+COMMENT ON COLUMN kernelindex.release_runs.latency_ns_p80 IS 'p80 latency, ns';
+COMMENT ON COLUMN kernelindex.release_runs.latency_ms IS 'median latency, ms';
+COMMENT ON COLUMN kernelindex.release_runs.peak_bytes IS 'median peak memory, bytes';
+COMMENT ON COLUMN kernelindex.release_runs.peak_bytes_p20 IS 'p20 peak memory, bytes';
+COMMENT ON COLUMN kernelindex.release_runs.peak_bytes_p80 IS 'p80 peak memory, bytes';
+COMMENT ON COLUMN kernelindex.release_runs.peak_mib IS 'median peak memory, MiB';
+COMMENT ON COLUMN kernelindex.release_runs.reference_provider IS 'provider of the reference run of the same key and release (NULL: none)';
+COMMENT ON COLUMN kernelindex.release_runs.reference_latency_ns IS 'median latency of that reference run, ns';
+COMMENT ON COLUMN kernelindex.release_runs.reference_latency_ms IS 'median latency of that reference run, ms';
+COMMENT ON COLUMN kernelindex.release_runs.reference_latency_ns_p20 IS 'p20 latency of that reference run, ns';
+COMMENT ON COLUMN kernelindex.release_runs.reference_latency_ns_p80 IS 'p80 latency of that reference run, ns';
+COMMENT ON COLUMN kernelindex.release_runs.reference_peak_bytes IS 'median peak memory of that reference run, bytes';
+COMMENT ON COLUMN kernelindex.release_runs.reference_peak_mib IS 'median peak memory of that reference run, MiB';
+COMMENT ON COLUMN kernelindex.release_runs.reference_peak_bytes_p20 IS 'p20 peak memory of that reference run, bytes';
+COMMENT ON COLUMN kernelindex.release_runs.reference_peak_bytes_p80 IS 'p80 peak memory of that reference run, bytes';
+COMMENT ON COLUMN kernelindex.release_runs.ratio IS 'reference / run: the speedup (latency) or memory saving (peak memory) over the reference in this release; NULL without a reference run';
+COMMENT ON COLUMN kernelindex.release_runs.outside_noise IS 'whether the run and the reference differ outside the noise: bands apart where both have p20-p80 bands, else Welch''s p < 0.01 where both have mean, standard deviation and samples';
+COMMENT ON COLUMN kernelindex.release_runs.comparability_key IS 'comparability key, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.release_runs.implementation_digest IS 'implementation digest, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.release_runs.run_digest IS 'the run''s digest, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.release_runs.reference_run_digest IS 'the reference run''s digest, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.release_runs.harness IS 'the harness that measured the run';
+COMMENT ON COLUMN kernelindex.release_runs.primary_statistic IS 'the statistic the run is compared on: median, mean or min';
+COMMENT ON COLUMN kernelindex.release_runs.p_value IS 'Welch''s p-value against the reference run, where both report mean, standard deviation and samples';
+COMMENT ON VIEW kernelindex.release_speedups IS
+'per release, kernel, pass, metric, GPU and implementation: the geometric-mean speedup over the reference (torch) across the workloads both ran in that release, how many, and how many differ outside the noise';
+COMMENT ON COLUMN kernelindex.release_speedups.release IS 'release label';
+COMMENT ON COLUMN kernelindex.release_speedups.release_rank IS 'position of the release in release order';
+COMMENT ON COLUMN kernelindex.release_speedups.kernel IS 'kernel (benchmark) name';
+COMMENT ON COLUMN kernelindex.release_speedups.kernel_title IS 'kernel title';
+COMMENT ON COLUMN kernelindex.release_speedups.pass IS 'timed pass';
+COMMENT ON COLUMN kernelindex.release_speedups.metric IS 'latency (a speedup) or peak_memory (a memory saving)';
+COMMENT ON COLUMN kernelindex.release_speedups.gpu IS 'GPU product';
+COMMENT ON COLUMN kernelindex.release_speedups.gpu_form_factor IS 'GPU board variant';
+COMMENT ON COLUMN kernelindex.release_speedups.provider IS 'implementation provider';
+COMMENT ON COLUMN kernelindex.release_speedups.provider_title IS 'provider title';
+COMMENT ON COLUMN kernelindex.release_speedups.reference_provider IS 'the reference implementation (torch)';
+COMMENT ON COLUMN kernelindex.release_speedups.geomean_speedup IS 'geometric mean over the workloads of reference / run (above 1: faster, or less memory)';
+COMMENT ON COLUMN kernelindex.release_speedups.workloads IS 'workloads both the implementation and the reference ran in the release';
+COMMENT ON COLUMN kernelindex.release_speedups.workloads_outside_noise IS 'of those, how many differ outside the noise (p20-p80 bands apart)';
+COMMENT ON COLUMN kernelindex.release_speedups.faster_outside_noise IS 'workloads better than the reference outside the noise';
+COMMENT ON COLUMN kernelindex.release_speedups.slower_outside_noise IS 'workloads worse than the reference outside the noise';
+
+COMMENT ON VIEW kernelindex.release_changes IS
+'per comparability key and implementation, each pair of consecutive releases (in release order) it ran in: both medians, ratio = new / old (above 1: slower, or more memory), outside_noise, and regression_rank, 1 for the worst regression outside the noise';
+COMMENT ON COLUMN kernelindex.release_changes.kernel IS 'kernel (benchmark) name';
+COMMENT ON COLUMN kernelindex.release_changes.kernel_title IS 'kernel title';
+COMMENT ON COLUMN kernelindex.release_changes.pass IS 'timed pass';
+COMMENT ON COLUMN kernelindex.release_changes.metric IS 'latency or peak_memory';
+COMMENT ON COLUMN kernelindex.release_changes.gpu IS 'GPU product';
+COMMENT ON COLUMN kernelindex.release_changes.gpu_form_factor IS 'GPU board variant';
+COMMENT ON COLUMN kernelindex.release_changes.workload_label IS 'workload label';
+COMMENT ON COLUMN kernelindex.release_changes.provider IS 'implementation provider';
+COMMENT ON COLUMN kernelindex.release_changes.provider_title IS 'provider title';
+COMMENT ON COLUMN kernelindex.release_changes.old_release IS 'the earlier release of the pair';
+COMMENT ON COLUMN kernelindex.release_changes.new_release IS 'the next release the implementation ran in';
+COMMENT ON COLUMN kernelindex.release_changes.old_release_rank IS 'position of old_release in release order';
+COMMENT ON COLUMN kernelindex.release_changes.new_release_rank IS 'position of new_release in release order';
+COMMENT ON COLUMN kernelindex.release_changes.old_latency_ns IS 'median latency in the old release, ns';
+COMMENT ON COLUMN kernelindex.release_changes.new_latency_ns IS 'median latency in the new release, ns';
+COMMENT ON COLUMN kernelindex.release_changes.old_latency_ms IS 'median latency in the old release, ms';
+COMMENT ON COLUMN kernelindex.release_changes.new_latency_ms IS 'median latency in the new release, ms';
+COMMENT ON COLUMN kernelindex.release_changes.old_peak_bytes IS 'median peak memory in the old release, bytes';
+COMMENT ON COLUMN kernelindex.release_changes.new_peak_bytes IS 'median peak memory in the new release, bytes';
+COMMENT ON COLUMN kernelindex.release_changes.ratio IS 'new / old on the primary statistic (above 1: slower, or more memory: a regression)';
+COMMENT ON COLUMN kernelindex.release_changes.outside_noise IS 'whether the two releases'' runs differ outside the noise: p20-p80 bands apart where both have them, else Welch''s p < 0.01';
+COMMENT ON COLUMN kernelindex.release_changes.regression_rank IS '1 for the worst regression: regressions outside the noise first, by ratio, then every other change by ratio';
+COMMENT ON COLUMN kernelindex.release_changes.comparability_key IS 'comparability key, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.release_changes.implementation_digest IS 'implementation digest, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.release_changes.old_run_digest IS 'the old release''s run, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.release_changes.new_run_digest IS 'the new release''s run, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.release_changes.harness IS 'the harness that measured the runs';
+COMMENT ON COLUMN kernelindex.release_changes.primary_statistic IS 'the statistic the runs are compared on: median, mean or min';
+COMMENT ON COLUMN kernelindex.release_changes.old_value IS 'the old release''s primary statistic (ns for latency, bytes for peak memory)';
+COMMENT ON COLUMN kernelindex.release_changes.new_value IS 'the new release''s primary statistic (ns for latency, bytes for peak memory)';
+COMMENT ON COLUMN kernelindex.release_changes.p_value IS 'Welch''s p-value between the two runs, where both report mean, standard deviation and samples';
+
+COMMENT ON VIEW kernelindex.speedup_since IS
+'per comparability key and implementation: the first release in which it beat the reference (torch) outside the noise, and whether its latest release with a reference run still does';
+COMMENT ON COLUMN kernelindex.speedup_since.kernel IS 'kernel (benchmark) name';
+COMMENT ON COLUMN kernelindex.speedup_since.kernel_title IS 'kernel title';
+COMMENT ON COLUMN kernelindex.speedup_since.pass IS 'timed pass';
+COMMENT ON COLUMN kernelindex.speedup_since.metric IS 'latency (speedups) or peak_memory (memory savings)';
+COMMENT ON COLUMN kernelindex.speedup_since.gpu IS 'GPU product';
+COMMENT ON COLUMN kernelindex.speedup_since.gpu_form_factor IS 'GPU board variant';
+COMMENT ON COLUMN kernelindex.speedup_since.workload_label IS 'workload label';
+COMMENT ON COLUMN kernelindex.speedup_since.provider IS 'implementation provider';
+COMMENT ON COLUMN kernelindex.speedup_since.provider_title IS 'provider title';
+COMMENT ON COLUMN kernelindex.speedup_since.since_release IS 'the first release (in release order) in which it beat the reference outside the noise; NULL: never';
+COMMENT ON COLUMN kernelindex.speedup_since.since_release_rank IS 'position of since_release in release order (kernelindex.releases): sort by it, not by the label';
+COMMENT ON COLUMN kernelindex.speedup_since.latest_release_rank IS 'position of latest_release in release order';
+COMMENT ON COLUMN kernelindex.speedup_since.since_speedup IS 'its speedup over the reference in that release';
+COMMENT ON COLUMN kernelindex.speedup_since.latest_release IS 'its latest release in which the reference ran too';
+COMMENT ON COLUMN kernelindex.speedup_since.latest_speedup IS 'its speedup over the reference in that release';
+COMMENT ON COLUMN kernelindex.speedup_since.still_faster IS 'whether it still beats the reference outside the noise in its latest release';
+COMMENT ON COLUMN kernelindex.speedup_since.comparability_key IS 'comparability key, sha256:<hex>';
+COMMENT ON COLUMN kernelindex.speedup_since.implementation_digest IS 'implementation digest, sha256:<hex>';
+
+/*
+ * The views.  series_change_points: one pass over narrow rows of runs (the
+ * run's key, implementation, order, primary value and noise, and the
+ * kernel, workload label, GPU and provider that the key and implementation
+ * determine), the window over each series (partitioned by the key first:
+ * on Citus the key is the distribution column of runs, so the window runs
+ * inside the shards; and by those columns too, so that a filter on them, a
+ * dashboard's, is applied before the window and reads only its series'
+ * runs), then the BI columns for the change rows only.  change_points: the
+ * same rows with a rank over every change of the store.
+ */
+CREATE VIEW kernelindex.series_change_points AS
+SELECT p.harness,
+	x.kernel,
+	COALESCE(kc.title, x.kernel) AS kernel_title,
+	COALESCE(p.pass, b.pass) AS pass,
+	x.metric,
+	x.gpu,
+	x.gpu_form_factor,
+	x.workload_label,
+	x.provider,
+	COALESCE(pv.title, x.provider) AS provider_title,
+	x.comparability_key::text AS comparability_key,
+	x.release_before,
+	x.release AS release_after,
+	x.observed_before,
+	x.observed_at AS observed_after,
+	x.cp[2] AS level_before,
+	x.cp[3] AS level_after,
+	CASE WHEN x.cp[2] OPERATOR(pg_catalog.<>) 0
+		THEN x.cp[3] OPERATOR(pg_catalog./) x.cp[2] END AS ratio,
+	CASE WHEN x.cp[3] OPERATOR(pg_catalog.>) x.cp[2] THEN 'regression' ELSE 'improvement' END AS direction,
+	x.cp[1] AS p_value,
+	'rank-sum binary segmentation'::text AS test,
+	x.cp[4]::bigint AS points_before,
+	x.cp[5]::bigint AS points_after
+FROM (
+	SELECT c.*
+	FROM (
+		SELECT s.*,
+			kernelindex.change_point_levels(s.value::double precision, s.noise) OVER series AS cp,
+			pg_catalog.lag(s.release) OVER series AS release_before,
+			pg_catalog.lag(s.observed_at) OVER series AS observed_before
+		FROM (
+			SELECT q.*, o.release_rank,
+				CASE WHEN q.latency IS NOT NULL THEN 'latency' ELSE 'peak_memory' END AS metric,
+				COALESCE(q.latency, q.memory) AS value,
+				CASE WHEN q.latency IS NOT NULL
+					THEN kernelindex.run_noise(q.latency_ns_p20, q.latency_ns_p80, q.latency_ns_stddev, q.latency_samples)
+					ELSE kernelindex.run_noise(q.peak_bytes_p20, q.peak_bytes_p80, q.peak_bytes_stddev, q.peak_samples)
+				END AS noise
+			FROM (
+				SELECT r.comparability_key, r.implementation_id, r.digest, r.observed_at, r.benchmark_id,
+					r.latency_ns_p20, r.latency_ns_p80, r.latency_ns_stddev, r.latency_samples,
+					r.peak_bytes_p20, r.peak_bytes_p80, r.peak_bytes_stddev, r.peak_samples,
+					l.release,
+					kernelindex_internal.primary_value(tp.latency_statistic, r.latency_ns, r.latency_ns_mean, r.latency_ns_min) AS latency,
+					kernelindex_internal.primary_value(tp.memory_statistic, r.peak_bytes, r.peak_bytes_mean, r.peak_bytes_min) AS memory,
+					k.protocol_id, w.kernel, w.label AS workload_label, e.product AS gpu,
+					e.form_factor AS gpu_form_factor, i.provider
+				FROM kernelindex.runs r
+				JOIN kernelindex.run_templates tp ON tp.id OPERATOR(pg_catalog.=) r.template_id
+				LEFT JOIN kernelindex.run_labels l ON l.id OPERATOR(pg_catalog.=) r.labels_id
+				JOIN kernelindex.comparability_keys k ON k.key OPERATOR(@extschema@.=) r.comparability_key
+				JOIN kernelindex.workloads w ON w.id OPERATOR(pg_catalog.=) k.workload_id
+				JOIN kernelindex.environments e ON e.id OPERATOR(pg_catalog.=) k.environment_id
+				JOIN kernelindex.implementations i ON i.id OPERATOR(pg_catalog.=) r.implementation_id
+			) q
+			LEFT JOIN kernelindex.release_ranks o ON o.release OPERATOR(pg_catalog.=) q.release
+			WHERE q.latency IS NOT NULL OR q.memory IS NOT NULL
+		) s
+		WINDOW series AS (PARTITION BY s.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor,
+			s.provider, s.implementation_id, s.metric ORDER BY s.release_rank, s.observed_at, s.digest)
+	) c
+	WHERE c.cp IS NOT NULL
+) x
+LEFT JOIN kernelindex.protocols p ON p.id OPERATOR(pg_catalog.=) x.protocol_id
+LEFT JOIN kernelindex.run_benchmarks b ON b.id OPERATOR(pg_catalog.=) x.benchmark_id
+LEFT JOIN kernelindex.kernels kc ON kc.name OPERATOR(pg_catalog.=) x.kernel
+LEFT JOIN kernelindex.providers pv ON pv.name OPERATOR(pg_catalog.=) x.provider;
+
+CREATE VIEW kernelindex.change_points AS
+SELECT f.*,
+	pg_catalog.rank() OVER (ORDER BY f.direction OPERATOR(pg_catalog.=) 'regression' DESC,
+		CASE WHEN f.direction OPERATOR(pg_catalog.=) 'regression' THEN f.ratio END DESC NULLS LAST,
+		CASE WHEN f.direction OPERATOR(pg_catalog.=) 'improvement' THEN f.ratio END ASC NULLS LAST) AS rank
+FROM kernelindex.series_change_points f;
+COMMENT ON VIEW kernelindex.change_points IS
+'one row per change of level in a series (one implementation''s runs under one comparability key and metric, in release order where its runs carry releases, else in time order): the releases and times either side, the levels (medians of the primary statistic) before and after, their ratio, the direction, the p-value of the rank-sum binary segmentation that found it (kernelindex.change_point; settings kernelindex.change_*), and a rank: 1 for the largest regression';
+COMMENT ON VIEW kernelindex.series_change_points IS
+'the rows of kernelindex.change_points without the rank over the store: each series computed on its own, so that a filter on kernel, workload_label, gpu, gpu_form_factor, provider or comparability_key (a dashboard''s) reads only the runs of those series';
+COMMENT ON COLUMN kernelindex.change_points.rank IS '1 for the largest regression: regressions first, by ratio descending, then improvements, by ratio ascending';
+DO $comments$
+DECLARE
+	c record;
+BEGIN
+	-- the columns both views have, commented once
+	FOR c IN SELECT * FROM (VALUES
+		('harness', 'the harness that measured the series (its protocol''s spec.harness.name)'),
+		('kernel', 'kernel name'),
+		('kernel_title', 'kernel title from kernelindex.kernels'),
+		('pass', 'timed pass: forward, backward, full, or the harness''s word'),
+		('metric', 'latency or peak_memory: what the series measures'),
+		('gpu', 'GPU product, e.g. NVIDIA A100'),
+		('gpu_form_factor', 'GPU board variant, e.g. SXM4-80GB'),
+		('workload_label', 'workload label, e.g. features16384-tokens2048-fp32'),
+		('provider', 'implementation provider, e.g. liger'),
+		('provider_title', 'provider title from kernelindex.providers'),
+		('comparability_key', 'the series'' comparability key, sha256:<hex>'),
+		('release_before', 'the release of the last run before the change (NULL when the series'' runs carry no release)'),
+		('release_after', 'the release of the first run after the change: the release that made it (NULL when the series'' runs carry no release)'),
+		('observed_before', 'when the last run before the change was measured'),
+		('observed_after', 'when the first run after the change was measured'),
+		('level_before', 'the level before: the median of the primary statistic over the runs from the previous change (or the first run) to this one, ns for latency, bytes for peak memory'),
+		('level_after', 'the level after: the median of the primary statistic over the runs from this change to the next (or the last run), ns for latency, bytes for peak memory'),
+		('ratio', 'level_after / level_before (above 1: slower, or more memory); NULL when level_before is 0'),
+		('direction', 'regression when the level rose (lower is better for latency and memory), else improvement'),
+		('p_value', 'the p-value of the change: the chance of a split this clear anywhere in its segment of the history were the level constant (maximum of the standardized rank-sum statistic over every allowed split)'),
+		('test', 'the test that found the change: rank-sum binary segmentation (doc/change-points.md)'),
+		('points_before', 'the number of runs behind level_before'),
+		('points_after', 'the number of runs behind level_after')
+	) AS x(col, remark) LOOP
+		EXECUTE pg_catalog.format('COMMENT ON COLUMN kernelindex.change_points.%I IS %L', c.col, c.remark);
+		EXECUTE pg_catalog.format('COMMENT ON COLUMN kernelindex.series_change_points.%I IS %L', c.col, c.remark);
+	END LOOP;
+END
+$comments$;

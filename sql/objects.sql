@@ -14,6 +14,17 @@ WHERE n.nspname = 'kernelindex' AND c.relkind IN ('r', 'v', 'u', 'p', 'S')
   AND obj_description(c.oid, 'pg_class') IS NULL
 ORDER BY 1;
 
+-- What users do not call lives in kernelindex_internal: every relation and
+-- function there, each with a COMMENT saying what it is for.
+SELECT c.relname, c.relkind, obj_description(c.oid, 'pg_class') IS NOT NULL AS commented
+FROM pg_class c
+WHERE c.relnamespace = 'kernelindex_internal'::regnamespace AND c.relkind IN ('r', 'v', 'S')
+ORDER BY c.relname COLLATE "C";
+SELECT p.oid::regprocedure AS function, obj_description(p.oid, 'pg_proc') IS NOT NULL AS commented
+FROM pg_proc p
+WHERE p.pronamespace = 'kernelindex_internal'::regnamespace
+ORDER BY p.oid::regprocedure::text COLLATE "C";
+
 -- Every trigger on the extension's tables and views has a COMMENT.
 SELECT t.tgrelid::regclass AS relation, t.tgname
 FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace

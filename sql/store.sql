@@ -66,7 +66,7 @@ JOIN ref ON r.digest = kidx_resource_digest(ref.doc->'run')
 WHERE ref.name = 'sparsemax';
 \x off
 -- Each dictionary value is stored once, under the hash of its canonical JSON.
-SELECT count(*) AS labels, bool_and(hash = kernelindex.dictionary_hash(value)) AS hashed,
+SELECT count(*) AS labels, bool_and(hash = kernelindex_internal.dictionary_hash(value)) AS hashed,
        bool_and(hash::text = substr(encode(sha256(convert_to(kidx_canonical(value), 'UTF8')), 'hex'), 1, 32)::uuid::text) AS recomputable
 FROM kernelindex.run_labels;
 

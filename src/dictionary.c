@@ -598,7 +598,7 @@ PG_FUNCTION_INFO_V1(kidx_dictionary_hash_text);
 PG_FUNCTION_INFO_V1(kidx_dictionary_hash_jsonb);
 PG_FUNCTION_INFO_V1(kidx_template_hash);
 
-/* kernelindex.dictionary_hash(text) -> uuid */
+/* kernelindex_internal.dictionary_hash(text) -> uuid */
 Datum
 kidx_dictionary_hash_text(PG_FUNCTION_ARGS)
 {
@@ -609,7 +609,7 @@ kidx_dictionary_hash_text(PG_FUNCTION_ARGS)
 	PG_RETURN_UUID_P(result);
 }
 
-/* kernelindex.dictionary_hash(jsonb) -> uuid */
+/* kernelindex_internal.dictionary_hash(jsonb) -> uuid */
 Datum
 kidx_dictionary_hash_jsonb(PG_FUNCTION_ARGS)
 {
@@ -620,7 +620,7 @@ kidx_dictionary_hash_jsonb(PG_FUNCTION_ARGS)
 }
 
 /*
- * kernelindex.template_hash(template, name_form, name_prefix, name_cut,
+ * kernelindex_internal.template_hash(template, name_form, name_prefix, name_cut,
  * external_id_form, native_unit) -> uuid; NULL if a required part is.
  */
 Datum

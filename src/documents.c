@@ -10,7 +10,7 @@
  * stores the batch).  Every digest a document carries is verified; each
  * distinct resource document of a statement is checked and digested once.
  *
- * Out: kernelindex.run_bundle_of() rebuilds a run's bundle from its row,
+ * Out: kernelindex_internal.run_bundle_of() rebuilds a run's bundle from its row,
  * the digests of its resources and its name and externalId strings, which
  * the view kernelindex.run_bundles joins to it (dictionary values and
  * resource documents are read once per query), for the views
@@ -735,7 +735,7 @@ text_arg(FunctionCallInfo fcinfo, int n)
 }
 
 /*
- * kernelindex.run_bundle_of(r kernelindex.runs, protocol, workload,
+ * kernelindex_internal.run_bundle_of(r kernelindex.runs, protocol, workload,
  *	  environment, implementation kidx_digest, workload_label text, name text,
  *	  external_id text, whole boolean)
  *
@@ -993,7 +993,7 @@ kidx_run_bundle(PG_FUNCTION_ARGS)
 PG_FUNCTION_INFO_V1(kidx_external_id_of);
 
 /*
- * kernelindex.external_id_of(form, benchmark, string, workload_label,
+ * kernelindex_internal.external_id_of(form, benchmark, string, workload_label,
  *	  observed_at): a stored run's externalId, by its template's rule (NULL
  *	  when the rule is "absent" or a part it needs is NULL).
  */

@@ -13,7 +13,7 @@
  * these checks take a statement's rows at once and keep the promise of
  * PostgreSQL's RI triggers (src/backend/utils/adt/ri_triggers.c):
  *
- * - kernelindex.runs_references_check(), AFTER INSERT FOR EACH STATEMENT
+ * - kernelindex_internal.runs_references_check(), AFTER INSERT FOR EACH STATEMENT
  *	 on runs (a stored run never changes: identity_guard): every row each
  *	 new run names exists, and is locked
  *	 FOR KEY SHARE until the run commits, by the query an RI check runs
@@ -26,13 +26,13 @@
  *	 same check and takes the same locks for the resources the new keys
  *	 name.  (Not a trigger of comparability_keys: pg_restore loads that
  *	 table before protocols, and only foreign keys order a restore.)
- * - kernelindex.runs_references_guard(), on every table runs or keys refer
+ * - kernelindex_internal.runs_references_guard(), on every table runs or keys refer
  *	 to: AFTER DELETE FOR EACH STATEMENT and AFTER TRUNCATE, no run (no key)
  *	 names a row that is gone, read with the latest snapshot (as RI's check
  *	 on delete does), so that rows committed by others after this
  *	 transaction began are seen; BEFORE UPDATE FOR EACH ROW, a dictionary
  *	 value never changes.
- * - kernelindex.identity_guard(), BEFORE UPDATE FOR EACH ROW: what a
+ * - kernelindex_internal.identity_guard(), BEFORE UPDATE FOR EACH ROW: what a
  *	 comparability key is (its key and resources) and what a resource is
  *	 (its digest and id) never change.
  *
@@ -511,7 +511,7 @@ old_column_text(TriggerData *td, const char *column)
 }
 
 /*
- * kernelindex.workloads_label_guard(), BEFORE UPDATE FOR EACH ROW on
+ * kernelindex_internal.workloads_label_guard(), BEFORE UPDATE FOR EACH ROW on
  * workloads, WHEN the label of a stored document would change: refuse.
  * Runs whose externalId is made of their workload's label (RIF_LABELLED)
  * rebuild it from the stored document.
@@ -542,7 +542,7 @@ kidx_workloads_label_guard(PG_FUNCTION_ARGS)
 PG_FUNCTION_INFO_V1(kidx_identity_guard);
 
 /*
- * kernelindex.identity_guard(column, ...), BEFORE UPDATE FOR EACH ROW on
+ * kernelindex_internal.identity_guard(column, ...), BEFORE UPDATE FOR EACH ROW on
  * runs, comparability_keys and the resource tables: the columns named (no
  * argument: every column) never change.  A run is its document, whose
  * digest it carries; a comparability key is its three resources; a

@@ -94,7 +94,7 @@ run_column_attnums(TupleDesc desc, AttrNumber *att)
 PG_FUNCTION_INFO_V1(kidx_run_references);
 
 /*
- * kernelindex.run_references(): each reference column of runs, the table
+ * kernelindex_internal.run_references(): each reference column of runs, the table
  * it names a row of and that table's key, from run_column[] (distribute()
  * declares them as foreign keys on Citus).
  */

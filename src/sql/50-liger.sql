@@ -354,38 +354,38 @@ COMMENT ON FUNCTION kernelindex.liger_workload(text, text, text, text, text) IS
 
 /* --- The triggers ------------------------------------------------------- */
 
-CREATE FUNCTION kernelindex.liger_begin()
+CREATE FUNCTION kernelindex_internal.liger_begin()
 RETURNS trigger
 AS 'MODULE_PATHNAME', 'kidx_liger_begin' LANGUAGE C;
-COMMENT ON FUNCTION kernelindex.liger_begin() IS
+COMMENT ON FUNCTION kernelindex_internal.liger_begin() IS
 'BEFORE INSERT statement trigger of kernelindex.liger_rows: begins the statement''s batch';
 
-CREATE FUNCTION kernelindex.liger_row()
+CREATE FUNCTION kernelindex_internal.liger_row()
 RETURNS trigger
 AS 'MODULE_PATHNAME', 'kidx_liger_row' LANGUAGE C;
-COMMENT ON FUNCTION kernelindex.liger_row() IS
+COMMENT ON FUNCTION kernelindex_internal.liger_row() IS
 'INSTEAD OF INSERT trigger of kernelindex.liger_rows: checks one row and keeps it with its group (a bad row fails the statement, or is quarantined)';
 
-CREATE FUNCTION kernelindex.liger_end()
+CREATE FUNCTION kernelindex_internal.liger_end()
 RETURNS trigger
 AS 'MODULE_PATHNAME', 'kidx_liger_end' LANGUAGE C;
-COMMENT ON FUNCTION kernelindex.liger_end() IS
+COMMENT ON FUNCTION kernelindex_internal.liger_end() IS
 'AFTER INSERT statement trigger of kernelindex.liger_rows: builds each group''s resources from the catalogs, every row''s run through the run layout, and stores them';
 
 CREATE TRIGGER liger_begin
 BEFORE INSERT ON kernelindex.liger_rows
-FOR EACH STATEMENT EXECUTE FUNCTION kernelindex.liger_begin();
+FOR EACH STATEMENT EXECUTE FUNCTION kernelindex_internal.liger_begin();
 COMMENT ON TRIGGER liger_begin ON kernelindex.liger_rows IS
 'begins turning an INSERT or COPY into runs';
 
 CREATE TRIGGER liger_row
 INSTEAD OF INSERT ON kernelindex.liger_rows
-FOR EACH ROW EXECUTE FUNCTION kernelindex.liger_row();
+FOR EACH ROW EXECUTE FUNCTION kernelindex_internal.liger_row();
 COMMENT ON TRIGGER liger_row ON kernelindex.liger_rows IS
 'each row is checked and kept with the rows that differ from it only in timestamp and values';
 
 CREATE TRIGGER liger_end
 AFTER INSERT ON kernelindex.liger_rows
-FOR EACH STATEMENT EXECUTE FUNCTION kernelindex.liger_end();
+FOR EACH STATEMENT EXECUTE FUNCTION kernelindex_internal.liger_end();
 COMMENT ON TRIGGER liger_end ON kernelindex.liger_rows IS
 'turns the statement''s rows into runs, stored in one set-based step';

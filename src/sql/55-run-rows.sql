@@ -67,38 +67,38 @@ COMMENT ON COLUMN kernelindex.run_rows.min IS 'the minimum, a decimal number in 
 COMMENT ON COLUMN kernelindex.run_rows.max IS 'the maximum, a decimal number in unit';
 COMMENT ON COLUMN kernelindex.run_rows.samples IS 'the number of trials behind the statistics, a whole number';
 
-CREATE FUNCTION kernelindex.run_rows_begin()
+CREATE FUNCTION kernelindex_internal.run_rows_begin()
 RETURNS trigger
 AS 'MODULE_PATHNAME', 'kidx_run_rows_begin' LANGUAGE C;
-COMMENT ON FUNCTION kernelindex.run_rows_begin() IS
+COMMENT ON FUNCTION kernelindex_internal.run_rows_begin() IS
 'BEFORE INSERT statement trigger of kernelindex.run_rows: begins the statement''s batch, reads the catalogs';
 
-CREATE FUNCTION kernelindex.run_rows_row()
+CREATE FUNCTION kernelindex_internal.run_rows_row()
 RETURNS trigger
 AS 'MODULE_PATHNAME', 'kidx_run_rows_row' LANGUAGE C;
-COMMENT ON FUNCTION kernelindex.run_rows_row() IS
+COMMENT ON FUNCTION kernelindex_internal.run_rows_row() IS
 'INSTEAD OF INSERT trigger of kernelindex.run_rows: checks one row and makes its run (a bad row fails the statement, or is quarantined)';
 
-CREATE FUNCTION kernelindex.run_rows_end()
+CREATE FUNCTION kernelindex_internal.run_rows_end()
 RETURNS trigger
 AS 'MODULE_PATHNAME', 'kidx_run_rows_end' LANGUAGE C;
-COMMENT ON FUNCTION kernelindex.run_rows_end() IS
+COMMENT ON FUNCTION kernelindex_internal.run_rows_end() IS
 'AFTER INSERT statement trigger of kernelindex.run_rows: stores the statement''s last batch';
 
 CREATE TRIGGER run_rows_begin
 BEFORE INSERT ON kernelindex.run_rows
-FOR EACH STATEMENT EXECUTE FUNCTION kernelindex.run_rows_begin();
+FOR EACH STATEMENT EXECUTE FUNCTION kernelindex_internal.run_rows_begin();
 COMMENT ON TRIGGER run_rows_begin ON kernelindex.run_rows IS
 'begins turning an INSERT or COPY into runs';
 
 CREATE TRIGGER run_rows_row
 INSTEAD OF INSERT ON kernelindex.run_rows
-FOR EACH ROW EXECUTE FUNCTION kernelindex.run_rows_row();
+FOR EACH ROW EXECUTE FUNCTION kernelindex_internal.run_rows_row();
 COMMENT ON TRIGGER run_rows_row ON kernelindex.run_rows IS
 'each row is checked and becomes a run of its group (the rows that differ from it only in time and statistics)';
 
 CREATE TRIGGER run_rows_end
 AFTER INSERT ON kernelindex.run_rows
-FOR EACH STATEMENT EXECUTE FUNCTION kernelindex.run_rows_end();
+FOR EACH STATEMENT EXECUTE FUNCTION kernelindex_internal.run_rows_end();
 COMMENT ON TRIGGER run_rows_end ON kernelindex.run_rows IS
 'stores what the statement has not stored yet';

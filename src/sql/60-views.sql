@@ -22,18 +22,17 @@
  * On Citus the key is the distribution column of runs, so each pass runs
  * inside the shards.
  *
- * The views are written by the DO block below from three fragments, so
- * that each column a BI tool sees is defined once: run_rows (the narrow
- * rows), facts (the columns of run_facts over a source s of run rows) and
- * facts_joins (what those columns read).
+ * The passes, the narrow rows they read and the columns they show are
+ * views of their own in kernelindex_internal (below), so that each column a
+ * BI tool sees is defined once; the views in kernelindex read them.
  * --------------------------------------------------------------------- */
 
-CREATE FUNCTION kernelindex.external_id_of(form text, benchmark text, string text,
+CREATE FUNCTION kernelindex_internal.external_id_of(form text, benchmark text, string text,
 	workload_label text, observed_at timestamptz)
 RETURNS text
 AS 'MODULE_PATHNAME', 'kidx_external_id_of'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION kernelindex.external_id_of(text, text, text, text, timestamptz) IS
+COMMENT ON FUNCTION kernelindex_internal.external_id_of(text, text, text, text, timestamptz) IS
 'a stored run''s externalId by its template''s external_id_form: absent (NULL), literal (string), stem (string || the observedAt slug YYYY-MM-DD-HH-MI-SS, -uuuuuu with a fraction), labelled (benchmark/string/workload_label/ || the slug); NULL when a part the form needs is NULL';
 
 CREATE FUNCTION kernelindex.release_version_key(release text)
@@ -71,20 +70,20 @@ RETURN pg_catalog.trim_scale(bytes::numeric OPERATOR(pg_catalog.*) 0.00000095367
 COMMENT ON FUNCTION kernelindex.bytes_to_mib(bigint) IS
 'bytes as MiB (2^20 bytes), exactly, without trailing zeros';
 
-CREATE FUNCTION kernelindex.primary_value(statistic text, median bigint, mean bigint, min bigint)
+CREATE FUNCTION kernelindex_internal.primary_value(statistic text, median bigint, mean bigint, min bigint)
 RETURNS bigint
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 RETURN CASE statistic WHEN 'mean' THEN mean WHEN 'min' THEN min ELSE median END;
-COMMENT ON FUNCTION kernelindex.primary_value(text, bigint, bigint, bigint) IS
+COMMENT ON FUNCTION kernelindex_internal.primary_value(text, bigint, bigint, bigint) IS
 'the value of a run''s primary statistic (median, mean or min, as its template names it) among its median, mean and min';
 
-CREATE FUNCTION kernelindex.runs_p_value(a_mean bigint, a_stddev bigint, a_samples bigint,
+CREATE FUNCTION kernelindex_internal.runs_p_value(a_mean bigint, a_stddev bigint, a_samples bigint,
 	b_mean bigint, b_stddev bigint, b_samples bigint)
 RETURNS double precision
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 RETURN kernelindex.welch_p_value(a_mean::double precision, a_stddev::double precision, a_samples,
 	b_mean::double precision, b_stddev::double precision, b_samples);
-COMMENT ON FUNCTION kernelindex.runs_p_value(bigint, bigint, bigint, bigint, bigint, bigint) IS
+COMMENT ON FUNCTION kernelindex_internal.runs_p_value(bigint, bigint, bigint, bigint, bigint, bigint) IS
 'the two-sided p-value of Welch''s t-test between two runs'' means (their standard deviations and samples): NULL unless both runs report all three, with at least 2 samples each';
 
 CREATE FUNCTION kernelindex.outside_noise(a_p20 bigint, a_p80 bigint, b_p20 bigint, b_p80 bigint,
@@ -141,13 +140,48 @@ COMMENT ON COLUMN kernelindex.releases.series IS 'how many series (implementatio
 COMMENT ON COLUMN kernelindex.releases.release_rank IS 'position in release order, 1 first';
 
 
-/* --- The views ------------------------------------------------------------ */
+/* --- The passes over runs (kernelindex_internal) --------------------------
+ *
+ * A view a BI tool reads is a pass over narrow rows of runs (a window or a
+ * DISTINCT ON partitioned by the comparability key), then the columns it
+ * shows, made once per row returned.  The narrow rows, each pass and the
+ * columns are views of their own, in kernelindex_internal:
+ *
+ *   narrow_runs          a run, its key's resources, what the passes
+ *                        partition and order by (the one place runs are
+ *                        joined to keys, resources and templates here)
+ *   latest_narrow_runs   the latest run per key and implementation
+ *   release_narrow_runs  the latest run per key, implementation and release,
+ *                        with the release's rank
+ *   speedup_pairs        each run with the reference's latest run of the
+ *                        same key and release, else of any release
+ *   release_pairs        each release run with the reference's run of the
+ *                        same key and release
+ *   change_pairs         each release run with the same implementation's
+ *                        run in the previous release
+ *   no_comparison        the comparison columns every pass adds, as NULLs:
+ *                        their names and types, written once
+ *   compared_runs        every pass's rows, tagged by pass (comparison)
+ *   facts                the columns BI tools see, over compared_runs
+ *
+ * Every pass adds the columns of no_comparison in that order (base_*: the
+ * run it is compared with; regress suite objects checks the names), so
+ * that compared_runs is a UNION ALL of the passes and facts defines each
+ * column once.  A view in kernelindex reads facts for one pass
+ * (WHERE f.comparison = ...): the planner drops the other branches, and a
+ * filter on the key's kernel, workload label, GPU or form factor (which
+ * the key determines, and every pass partitions by) reaches the pass
+ * before its window, through the indexes on workloads (kernel) and
+ * comparability_keys: a dashboard reads only its runs.  On Citus the key
+ * is the distribution column of runs, so each pass runs inside the shards.
+ *
+ * The reference's numbers travel through a window as one array (a
+ * first_value a column costs a window call a row each: a full read of
+ * speedups was 7.2x a full read of runs that way, on 200k release-shaped
+ * runs); facts takes them apart, in the order of base_numbers below.
+ * --------------------------------------------------------------------- */
 
-DO $views$
-DECLARE
-	-- Narrow rows: a run, its key's resources, what the passes partition
-	-- and order by.
-	run_rows CONSTANT text := $q$
+CREATE VIEW kernelindex_internal.narrow_runs AS
 SELECT q.*,
 	CASE WHEN q.latency_ns_primary IS NOT NULL THEN 'latency'
 		WHEN q.peak_bytes_primary IS NOT NULL THEN 'peak_memory' END AS metric,
@@ -158,15 +192,27 @@ SELECT q.*,
 	CASE WHEN q.latency_ns_primary IS NOT NULL THEN q.latency_ns_p80 ELSE q.peak_bytes_p80 END AS value_p80,
 	CASE WHEN q.latency_ns_primary IS NOT NULL THEN q.latency_ns_mean ELSE q.peak_bytes_mean END AS value_mean,
 	CASE WHEN q.latency_ns_primary IS NOT NULL THEN q.latency_ns_stddev ELSE q.peak_bytes_stddev END AS value_stddev,
-	CASE WHEN q.latency_ns_primary IS NOT NULL THEN q.latency_samples ELSE q.peak_samples END AS value_samples
+	CASE WHEN q.latency_ns_primary IS NOT NULL THEN q.latency_samples ELSE q.peak_samples END AS value_samples,
+	-- the numbers a comparison carries of the run it compares with
+	-- (base_numbers), in this order
+	ARRAY[q.latency_ns, q.latency_ns_p20, q.latency_ns_p80, q.peak_bytes, q.peak_bytes_p20, q.peak_bytes_p80,
+		COALESCE(q.latency_ns_primary, q.peak_bytes_primary),
+		CASE WHEN q.latency_ns_primary IS NOT NULL THEN q.latency_ns_p20 ELSE q.peak_bytes_p20 END,
+		CASE WHEN q.latency_ns_primary IS NOT NULL THEN q.latency_ns_p80 ELSE q.peak_bytes_p80 END,
+		CASE WHEN q.latency_ns_primary IS NOT NULL THEN q.latency_ns_mean ELSE q.peak_bytes_mean END,
+		CASE WHEN q.latency_ns_primary IS NOT NULL THEN q.latency_ns_stddev ELSE q.peak_bytes_stddev END,
+		CASE WHEN q.latency_ns_primary IS NOT NULL THEN q.latency_samples ELSE q.peak_samples END] AS numbers,
+	ARRAY[q.provider, q.release,
+		CASE WHEN q.latency_ns_primary IS NOT NULL THEN q.latency_statistic
+			WHEN q.peak_bytes_primary IS NOT NULL THEN q.memory_statistic END] AS texts
 FROM (
 SELECT r.*, k.protocol_id, k.workload_id, k.environment_id,
 	w.kernel, w.label AS workload_label, e.product AS gpu, e.form_factor AS gpu_form_factor,
 	i.provider, p.harness,
 	COALESCE(i.provider OPERATOR(pg_catalog.=) hn.reference_implementation, pv.is_reference, false) AS is_reference,
 	l.release, tp.latency_statistic, tp.memory_statistic,
-	kernelindex.primary_value(tp.latency_statistic, r.latency_ns, r.latency_ns_mean, r.latency_ns_min) AS latency_ns_primary,
-	kernelindex.primary_value(tp.memory_statistic, r.peak_bytes, r.peak_bytes_mean, r.peak_bytes_min) AS peak_bytes_primary
+	kernelindex_internal.primary_value(tp.latency_statistic, r.latency_ns, r.latency_ns_mean, r.latency_ns_min) AS latency_ns_primary,
+	kernelindex_internal.primary_value(tp.memory_statistic, r.peak_bytes, r.peak_bytes_mean, r.peak_bytes_min) AS peak_bytes_primary
 FROM kernelindex.runs r
 JOIN kernelindex.comparability_keys k ON k.key OPERATOR(@extschema@.=) r.comparability_key
 JOIN kernelindex.workloads w ON w.id OPERATOR(pg_catalog.=) k.workload_id
@@ -177,15 +223,132 @@ JOIN kernelindex.run_templates tp ON tp.id OPERATOR(pg_catalog.=) r.template_id
 LEFT JOIN kernelindex.harnesses hn ON hn.name OPERATOR(pg_catalog.=) p.harness
 LEFT JOIN kernelindex.providers pv ON pv.name OPERATOR(pg_catalog.=) i.provider
 LEFT JOIN kernelindex.run_labels l ON l.id OPERATOR(pg_catalog.=) r.labels_id
-) q
-$q$;
-	-- The columns of run_facts, over a source s of run rows, and what they
-	-- read.  Every row they join exists (the references of runs and keys
-	-- are checked); the joins are LEFT JOINs so that the planner keeps
-	-- the number of rows of a source whose columns it has no statistics
-	-- for (DISTINCT ON, a window), instead of taking each join for a
-	-- filter.
-	facts CONSTANT text := $q$
+) q;
+COMMENT ON VIEW kernelindex_internal.narrow_runs IS
+'internal: one narrow row per run (its columns, its key''s resources and what the passes partition and order by; numbers and texts: what a comparison carries of it)';
+
+CREATE VIEW kernelindex_internal.no_comparison AS
+SELECT NULL::bigint AS release_rank,
+	NULL::boolean AS compared,
+	NULL::@extschema@.kidx_digest AS base_digest,
+	NULL::timestamptz AS base_observed_at,
+	NULL::bigint AS base_release_rank,
+	NULL::boolean AS same_release,
+	NULL::text[] AS base_texts,
+	NULL::bigint[] AS base_numbers;
+COMMENT ON VIEW kernelindex_internal.no_comparison IS
+'internal: the columns every pass adds to narrow_runs, in order (release_rank: the run''s release''s rank; compared: whether the row is one the pass keeps; base_*: the run it is compared with, base_texts and base_numbers as narrow_runs.texts and numbers), as NULLs';
+
+CREATE VIEW kernelindex_internal.latest_narrow_runs AS
+SELECT DISTINCT ON (s.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor, s.implementation_id) s.*
+FROM kernelindex_internal.narrow_runs s
+ORDER BY s.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor, s.implementation_id,
+	s.observed_at DESC, s.digest DESC;
+COMMENT ON VIEW kernelindex_internal.latest_narrow_runs IS
+'internal: the latest run (by observed_at, then digest) per comparability key and implementation';
+
+CREATE VIEW kernelindex_internal.release_narrow_runs AS
+SELECT s.*, rel.release_rank
+FROM (SELECT DISTINCT ON (s.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor,
+			s.implementation_id, s.release) s.*
+	  FROM kernelindex_internal.narrow_runs s
+	  WHERE s.release IS NOT NULL
+	  ORDER BY s.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor,
+		s.implementation_id, s.release, s.observed_at DESC, s.digest DESC) s
+JOIN kernelindex.release_ranks rel ON rel.release OPERATOR(pg_catalog.=) s.release;
+COMMENT ON VIEW kernelindex_internal.release_narrow_runs IS
+'internal: the latest run per comparability key, implementation and release, with the release''s rank';
+
+CREATE VIEW kernelindex_internal.speedup_pairs AS
+SELECT s.*,
+	NULL::bigint AS release_rank,
+	NOT s.is_reference AND pg_catalog.first_value(s.is_reference) OVER any_release AS compared,
+	CASE WHEN pg_catalog.first_value(s.is_reference) OVER same
+		THEN pg_catalog.first_value(s.digest) OVER same
+		ELSE pg_catalog.first_value(s.digest) OVER any_release END AS base_digest,
+	CASE WHEN pg_catalog.first_value(s.is_reference) OVER same
+		THEN pg_catalog.first_value(s.observed_at) OVER same
+		ELSE pg_catalog.first_value(s.observed_at) OVER any_release END AS base_observed_at,
+	NULL::bigint AS base_release_rank,
+	pg_catalog.first_value(s.is_reference) OVER same AS same_release,
+	CASE WHEN pg_catalog.first_value(s.is_reference) OVER same
+		THEN pg_catalog.first_value(s.texts) OVER same
+		ELSE pg_catalog.first_value(s.texts) OVER any_release END AS base_texts,
+	CASE WHEN pg_catalog.first_value(s.is_reference) OVER same
+		THEN pg_catalog.first_value(s.numbers) OVER same
+		ELSE pg_catalog.first_value(s.numbers) OVER any_release END AS base_numbers
+FROM kernelindex_internal.narrow_runs s
+WINDOW any_release AS (PARTITION BY s.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor
+		ORDER BY s.is_reference DESC, s.observed_at DESC, s.digest DESC),
+	same AS (PARTITION BY s.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor, s.release
+		ORDER BY s.is_reference DESC, s.observed_at DESC, s.digest DESC);
+COMMENT ON VIEW kernelindex_internal.speedup_pairs IS
+'internal: each run with the reference implementation''s latest run under its key, of the same release where there is one (same_release), else of any; compared for the runs of other implementations whose key has a reference run';
+
+CREATE VIEW kernelindex_internal.release_pairs AS
+SELECT s.*,
+	pg_catalog.first_value(s.is_reference) OVER w AND NOT s.is_reference AS compared,
+	CASE WHEN pg_catalog.first_value(s.is_reference) OVER w AND NOT s.is_reference
+		THEN pg_catalog.first_value(s.digest) OVER w END AS base_digest,
+	CASE WHEN pg_catalog.first_value(s.is_reference) OVER w AND NOT s.is_reference
+		THEN pg_catalog.first_value(s.observed_at) OVER w END AS base_observed_at,
+	CASE WHEN pg_catalog.first_value(s.is_reference) OVER w AND NOT s.is_reference
+		THEN s.release_rank END AS base_release_rank,
+	CASE WHEN pg_catalog.first_value(s.is_reference) OVER w AND NOT s.is_reference
+		THEN true END AS same_release,
+	CASE WHEN pg_catalog.first_value(s.is_reference) OVER w AND NOT s.is_reference
+		THEN pg_catalog.first_value(s.texts) OVER w END AS base_texts,
+	CASE WHEN pg_catalog.first_value(s.is_reference) OVER w AND NOT s.is_reference
+		THEN pg_catalog.first_value(s.numbers) OVER w END AS base_numbers
+FROM kernelindex_internal.release_narrow_runs s
+WINDOW w AS (PARTITION BY s.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor, s.release
+	ORDER BY s.is_reference DESC, s.observed_at DESC, s.digest DESC);
+COMMENT ON VIEW kernelindex_internal.release_pairs IS
+'internal: each implementation''s latest run per key and release, with the reference implementation''s latest run of the same key and release (compared: there is one, and the run is not the reference''s)';
+
+CREATE VIEW kernelindex_internal.change_pairs AS
+SELECT s.*,
+	pg_catalog.lag(s.release) OVER w IS NOT NULL AS compared,
+	pg_catalog.lag(s.digest) OVER w AS base_digest,
+	pg_catalog.lag(s.observed_at) OVER w AS base_observed_at,
+	pg_catalog.lag(s.release_rank) OVER w AS base_release_rank,
+	NULL::boolean AS same_release,
+	pg_catalog.lag(s.texts) OVER w AS base_texts,
+	pg_catalog.lag(s.numbers) OVER w AS base_numbers
+FROM kernelindex_internal.release_narrow_runs s
+WINDOW w AS (PARTITION BY s.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor,
+	s.implementation_id ORDER BY s.release_rank);
+COMMENT ON VIEW kernelindex_internal.change_pairs IS
+'internal: each implementation''s latest run per key and release, with its run in the previous release it ran in (compared: there is one)';
+
+CREATE VIEW kernelindex_internal.compared_runs AS
+SELECT 'run'::text AS comparison, s.*, n.*
+FROM kernelindex_internal.narrow_runs s CROSS JOIN kernelindex_internal.no_comparison n
+UNION ALL
+SELECT 'latest'::text, s.*, n.*
+FROM kernelindex_internal.latest_narrow_runs s CROSS JOIN kernelindex_internal.no_comparison n
+UNION ALL
+SELECT 'speedup'::text, c.* FROM kernelindex_internal.speedup_pairs c
+UNION ALL
+SELECT 'release'::text, c.* FROM kernelindex_internal.release_pairs c
+UNION ALL
+SELECT 'change'::text, c.* FROM kernelindex_internal.change_pairs c;
+COMMENT ON VIEW kernelindex_internal.compared_runs IS
+'internal: the rows of every pass, narrow, tagged by pass (comparison: run, latest, speedup, release, change)';
+
+/*
+ * The columns BI tools see, over the rows of every pass.  Every row they
+ * join exists (the references of runs and keys are checked); the joins
+ * are LEFT JOINs so that the planner keeps the number of rows of a pass
+ * whose columns it has no statistics for (DISTINCT ON, a window), instead
+ * of taking each join for a filter.
+ */
+CREATE VIEW kernelindex_internal.facts AS
+SELECT s.comparison,
+	s.compared,
+	s.comparability_key AS key,
+	s.implementation_id,
+	s.digest,
 	s.digest::text AS run_digest,
 	s.comparability_key::text AS comparability_key,
 	p.digest::text AS protocol_digest,
@@ -224,7 +387,7 @@ $q$;
 	kernelindex.bytes_to_mib(s.peak_bytes_p20) AS peak_mib_p20,
 	kernelindex.bytes_to_mib(s.peak_bytes_p80) AS peak_mib_p80,
 	src.value AS source,
-	kernelindex.external_id_of(tp.external_id_form, b.value, x.value, s.workload_label, s.observed_at) AS external_id,
+	kernelindex_internal.external_id_of(tp.external_id_form, b.value, x.value, s.workload_label, s.observed_at) AS external_id,
 	b.value AS benchmark,
 	s.harness,
 	s.primary_statistic,
@@ -245,8 +408,35 @@ $q$;
 	s.peak_bytes_max,
 	s.peak_samples,
 	s.peak_bytes_primary,
-	kernelindex.bytes_to_mib(s.peak_bytes_primary) AS peak_mib_primary$q$;
-	facts_joins CONSTANT text := $q$
+	kernelindex.bytes_to_mib(s.peak_bytes_primary) AS peak_mib_primary,
+	-- the comparison
+	s.value,
+	s.release_rank,
+	s.base_digest::text AS base_run_digest,
+	s.base_observed_at,
+	s.base_release_rank,
+	s.same_release,
+	s.base_texts[1] AS base_provider,
+	COALESCE(bpv.title, s.base_texts[1]) AS base_provider_title,
+	s.base_texts[2] AS base_release,
+	s.base_texts[3] AS base_statistic,
+	s.base_numbers[1] AS base_latency_ns,
+	s.base_numbers[2] AS base_latency_ns_p20,
+	s.base_numbers[3] AS base_latency_ns_p80,
+	s.base_numbers[4] AS base_peak_bytes,
+	s.base_numbers[5] AS base_peak_bytes_p20,
+	s.base_numbers[6] AS base_peak_bytes_p80,
+	s.base_numbers[7] AS base_value,
+	-- the base's primary statistic over the run's, where both are compared
+	-- on the same statistic
+	CASE WHEN s.primary_statistic OPERATOR(pg_catalog.=) s.base_texts[3]
+		THEN kernelindex.ratio(s.base_numbers[7], s.value) END AS base_ratio,
+	kernelindex.outside_noise(s.value_p20, s.value_p80, s.base_numbers[8], s.base_numbers[9],
+		kernelindex_internal.runs_p_value(s.value_mean, s.value_stddev, s.value_samples,
+			s.base_numbers[10], s.base_numbers[11], s.base_numbers[12])) AS outside_noise,
+	kernelindex_internal.runs_p_value(s.value_mean, s.value_stddev, s.value_samples,
+		s.base_numbers[10], s.base_numbers[11], s.base_numbers[12]) AS p_value
+FROM kernelindex_internal.compared_runs s
 LEFT JOIN kernelindex.protocols p ON p.id OPERATOR(pg_catalog.=) s.protocol_id
 LEFT JOIN kernelindex.workloads w ON w.id OPERATOR(pg_catalog.=) s.workload_id
 LEFT JOIN kernelindex.environments e ON e.id OPERATOR(pg_catalog.=) s.environment_id
@@ -258,341 +448,163 @@ LEFT JOIN kernelindex.run_sources src ON src.id OPERATOR(pg_catalog.=) s.source_
 LEFT JOIN kernelindex.run_benchmarks b ON b.id OPERATOR(pg_catalog.=) s.benchmark_id
 LEFT JOIN kernelindex.run_strings x ON x.id OPERATOR(pg_catalog.=) s.external_id_id
 LEFT JOIN kernelindex.kernels kc ON kc.name OPERATOR(pg_catalog.=) s.kernel
-LEFT JOIN kernelindex.providers pv ON pv.name OPERATOR(pg_catalog.=) s.provider$q$;
-	-- The partition of a series' comparisons: its key (and what the key
-	-- determines, for filters), without the implementation.
-	by_key CONSTANT text := 's.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor';
-	-- Per comparability key, implementation and release: the latest run,
-	-- the reference's latest run of the same key and release (r_*), the
-	-- release's rank, and the ratio to the reference.  The reference's
-	-- numbers and texts travel through the window as one array each (as
-	-- in referenced_rows).
-	release_rows text;
-	-- Each non-reference run with the reference's latest run of the same
-	-- release, else of any release (ref_*).  The reference's numbers and
-	-- texts travel through each window as one array each (a first_value
-	-- a column costs a window call a row each: a full read of speedups was
-	-- 7.2x a full read of runs that way, on 200k release-shaped runs).
-	referenced_rows text;
-	-- A view over a source of run rows: the columns of run_facts (and
-	-- those the source adds, as extras).
-	facts_of CONSTANT text := 'SELECT %s%s FROM (%s) s %s';
-BEGIN
-	release_rows := pg_catalog.format($q$
-SELECT q.*,
-	CASE WHEN q.has_reference AND q.primary_statistic OPERATOR(pg_catalog.=) q.r_statistic
-		THEN kernelindex.ratio(q.r_value, q.value) END AS ratio,
-	CASE WHEN q.has_reference THEN kernelindex.outside_noise(q.value_p20, q.value_p80, q.r_value_p20, q.r_value_p80,
-		kernelindex.runs_p_value(q.value_mean, q.value_stddev, q.value_samples,
-			q.r_value_mean, q.r_value_stddev, q.r_value_samples)) END AS outside_noise,
-	CASE WHEN q.has_reference THEN kernelindex.runs_p_value(q.value_mean, q.value_stddev, q.value_samples,
-			q.r_value_mean, q.r_value_stddev, q.r_value_samples) END AS p_value
-FROM (
-	SELECT q0.*,
-		q0.r_texts[1] AS r_provider,
-		q0.r_texts[2] AS r_statistic,
-		q0.r_numbers[1] AS r_latency_ns,
-		q0.r_numbers[2] AS r_latency_ns_p20,
-		q0.r_numbers[3] AS r_latency_ns_p80,
-		q0.r_numbers[4] AS r_peak_bytes,
-		q0.r_numbers[5] AS r_peak_bytes_p20,
-		q0.r_numbers[6] AS r_peak_bytes_p80,
-		q0.r_numbers[7] AS r_value,
-		q0.r_numbers[8] AS r_value_p20,
-		q0.r_numbers[9] AS r_value_p80,
-		q0.r_numbers[10] AS r_value_mean,
-		q0.r_numbers[11] AS r_value_stddev,
-		q0.r_numbers[12] AS r_value_samples
-	FROM (
-		SELECT s.*, rel.release_rank,
-			pg_catalog.first_value(s.is_reference) OVER w AND NOT s.is_reference AS has_reference,
-			pg_catalog.first_value(s.digest) OVER w AS r_digest,
-			pg_catalog.first_value(ARRAY[s.provider, s.primary_statistic]) OVER w AS r_texts,
-			pg_catalog.first_value(ARRAY[s.latency_ns, s.latency_ns_p20, s.latency_ns_p80, s.peak_bytes, s.peak_bytes_p20, s.peak_bytes_p80, s.value, s.value_p20, s.value_p80, s.value_mean, s.value_stddev, s.value_samples]) OVER w AS r_numbers
-		FROM (SELECT DISTINCT ON (%1$s, s.implementation_id, s.release) s.*
-			  FROM (%2$s) s
-			  WHERE s.release IS NOT NULL
-			  ORDER BY %1$s, s.implementation_id, s.release, s.observed_at DESC, s.digest DESC) s
-		JOIN kernelindex.release_ranks rel ON rel.release OPERATOR(pg_catalog.=) s.release
-		WINDOW w AS (PARTITION BY %1$s, s.release
-			ORDER BY s.is_reference DESC, s.observed_at DESC, s.digest DESC)
-	) q0
-) q$q$, by_key, run_rows);
+LEFT JOIN kernelindex.providers pv ON pv.name OPERATOR(pg_catalog.=) s.provider
+LEFT JOIN kernelindex.providers bpv ON bpv.name OPERATOR(pg_catalog.=) s.base_texts[1];
+COMMENT ON VIEW kernelindex_internal.facts IS
+'internal: the columns of the BI views (those of run_facts, then the comparison with the base run: base_*), over the rows of every pass (comparison)';
 
-	referenced_rows := pg_catalog.format($q$
-SELECT c.*,
-	CASE WHEN c.same_is_reference THEN c.same_digest ELSE c.any_digest END AS ref_digest,
-	CASE WHEN c.same_is_reference THEN c.same_observed_at ELSE c.any_observed_at END AS ref_observed_at,
-	(CASE WHEN c.same_is_reference THEN c.same_texts ELSE c.any_texts END)[1] AS ref_provider,
-	(CASE WHEN c.same_is_reference THEN c.same_texts ELSE c.any_texts END)[2] AS ref_release,
-	(CASE WHEN c.same_is_reference THEN c.same_texts ELSE c.any_texts END)[3] AS ref_statistic,
-	(CASE WHEN c.same_is_reference THEN c.same_numbers ELSE c.any_numbers END)[1] AS ref_latency_ns,
-	(CASE WHEN c.same_is_reference THEN c.same_numbers ELSE c.any_numbers END)[2] AS ref_latency_ns_p20,
-	(CASE WHEN c.same_is_reference THEN c.same_numbers ELSE c.any_numbers END)[3] AS ref_latency_ns_p80,
-	(CASE WHEN c.same_is_reference THEN c.same_numbers ELSE c.any_numbers END)[4] AS ref_peak_bytes,
-	(CASE WHEN c.same_is_reference THEN c.same_numbers ELSE c.any_numbers END)[5] AS ref_peak_bytes_p20,
-	(CASE WHEN c.same_is_reference THEN c.same_numbers ELSE c.any_numbers END)[6] AS ref_peak_bytes_p80,
-	(CASE WHEN c.same_is_reference THEN c.same_numbers ELSE c.any_numbers END)[7] AS ref_value,
-	(CASE WHEN c.same_is_reference THEN c.same_numbers ELSE c.any_numbers END)[8] AS ref_value_p20,
-	(CASE WHEN c.same_is_reference THEN c.same_numbers ELSE c.any_numbers END)[9] AS ref_value_p80,
-	(CASE WHEN c.same_is_reference THEN c.same_numbers ELSE c.any_numbers END)[10] AS ref_value_mean,
-	(CASE WHEN c.same_is_reference THEN c.same_numbers ELSE c.any_numbers END)[11] AS ref_value_stddev,
-	(CASE WHEN c.same_is_reference THEN c.same_numbers ELSE c.any_numbers END)[12] AS ref_value_samples
-FROM (
-	SELECT s.*,
-		pg_catalog.first_value(s.is_reference) OVER same AS same_is_reference,
-		pg_catalog.first_value(s.digest) OVER same AS same_digest,
-		pg_catalog.first_value(s.observed_at) OVER same AS same_observed_at,
-		pg_catalog.first_value(ARRAY[s.provider, s.release, s.primary_statistic]) OVER same AS same_texts,
-		pg_catalog.first_value(ARRAY[s.latency_ns, s.latency_ns_p20, s.latency_ns_p80, s.peak_bytes, s.peak_bytes_p20, s.peak_bytes_p80, s.value, s.value_p20, s.value_p80, s.value_mean, s.value_stddev, s.value_samples]) OVER same AS same_numbers,
-		pg_catalog.first_value(s.is_reference) OVER any_release AS any_is_reference,
-		pg_catalog.first_value(s.digest) OVER any_release AS any_digest,
-		pg_catalog.first_value(s.observed_at) OVER any_release AS any_observed_at,
-		pg_catalog.first_value(ARRAY[s.provider, s.release, s.primary_statistic]) OVER any_release AS any_texts,
-		pg_catalog.first_value(ARRAY[s.latency_ns, s.latency_ns_p20, s.latency_ns_p80, s.peak_bytes, s.peak_bytes_p20, s.peak_bytes_p80, s.value, s.value_p20, s.value_p80, s.value_mean, s.value_stddev, s.value_samples]) OVER any_release AS any_numbers
-	FROM (%2$s) s
-	WINDOW any_release AS (PARTITION BY %1$s ORDER BY s.is_reference DESC, s.observed_at DESC, s.digest DESC),
-		same AS (PARTITION BY %1$s, s.release ORDER BY s.is_reference DESC, s.observed_at DESC, s.digest DESC)
-) c
-WHERE NOT c.is_reference AND c.any_is_reference$q$, by_key, run_rows);
+/* --- The views ------------------------------------------------------------ */
 
-	/* One row per run. */
-	EXECUTE 'CREATE VIEW kernelindex.run_facts AS '
-		|| pg_catalog.format(facts_of, facts, '', run_rows, facts_joins);
+/* One row per run. */
+CREATE VIEW kernelindex.run_facts AS
+SELECT f.run_digest, f.comparability_key, f.protocol_digest, f.workload_digest, f.environment_digest,
+	f.implementation_digest, f.observed_at, f.metric, f.kernel, f.kernel_title, f.provider,
+	f.provider_title, f.is_reference, f.pass, f.workload_label, f.workload_title, f.release,
+	f.run_title, f.status, f.gpu, f.gpu_vendor, f.gpu_form_factor, f.gpu_architecture,
+	f.environment_title, f.protocol_title,
+	f.latency_ns, f.latency_ns_p20, f.latency_ns_p80, f.latency_ms, f.latency_ms_p20, f.latency_ms_p80,
+	f.peak_bytes, f.peak_bytes_p20, f.peak_bytes_p80, f.peak_mib, f.peak_mib_p20, f.peak_mib_p80,
+	f.source, f.external_id, f.benchmark, f.harness, f.primary_statistic,
+	f.latency_ns_mean, f.latency_ns_stddev, f.latency_ns_min, f.latency_ns_max, f.latency_samples,
+	f.latency_ns_primary, f.latency_ms_mean, f.latency_ms_stddev, f.latency_ms_min, f.latency_ms_max,
+	f.latency_ms_primary,
+	f.peak_bytes_mean, f.peak_bytes_stddev, f.peak_bytes_min, f.peak_bytes_max, f.peak_samples,
+	f.peak_bytes_primary, f.peak_mib_primary
+FROM kernelindex_internal.facts f
+WHERE f.comparison OPERATOR(pg_catalog.=) 'run';
 
-	/* The latest run per comparability key and implementation. */
-	EXECUTE 'CREATE VIEW kernelindex.latest_runs AS '
-		|| pg_catalog.format(facts_of, facts, '', pg_catalog.format(
-			'SELECT DISTINCT ON (%1$s, s.implementation_id) s.* FROM (%2$s) s'
-			' ORDER BY %1$s, s.implementation_id, s.observed_at DESC, s.digest DESC', by_key, run_rows),
-			facts_joins);
+/* The latest run per comparability key and implementation: run_facts' columns. */
+CREATE VIEW kernelindex.latest_runs AS
+SELECT f.run_digest, f.comparability_key, f.protocol_digest, f.workload_digest, f.environment_digest,
+	f.implementation_digest, f.observed_at, f.metric, f.kernel, f.kernel_title, f.provider,
+	f.provider_title, f.is_reference, f.pass, f.workload_label, f.workload_title, f.release,
+	f.run_title, f.status, f.gpu, f.gpu_vendor, f.gpu_form_factor, f.gpu_architecture,
+	f.environment_title, f.protocol_title,
+	f.latency_ns, f.latency_ns_p20, f.latency_ns_p80, f.latency_ms, f.latency_ms_p20, f.latency_ms_p80,
+	f.peak_bytes, f.peak_bytes_p20, f.peak_bytes_p80, f.peak_mib, f.peak_mib_p20, f.peak_mib_p80,
+	f.source, f.external_id, f.benchmark, f.harness, f.primary_statistic,
+	f.latency_ns_mean, f.latency_ns_stddev, f.latency_ns_min, f.latency_ns_max, f.latency_samples,
+	f.latency_ns_primary, f.latency_ms_mean, f.latency_ms_stddev, f.latency_ms_min, f.latency_ms_max,
+	f.latency_ms_primary,
+	f.peak_bytes_mean, f.peak_bytes_stddev, f.peak_bytes_min, f.peak_bytes_max, f.peak_samples,
+	f.peak_bytes_primary, f.peak_mib_primary
+FROM kernelindex_internal.facts f
+WHERE f.comparison OPERATOR(pg_catalog.=) 'latest';
 
-	/* Each run against the reference implementation. */
-	EXECUTE pg_catalog.format($v$
+/* Each run against the reference implementation. */
 CREATE VIEW kernelindex.speedups AS
-SELECT
-	f.kernel,
-	f.kernel_title,
-	f.pass,
-	f.metric,
-	f.gpu,
-	f.gpu_form_factor,
-	f.workload_label,
-	f.provider,
-	f.provider_title,
-	f.release,
-	f.observed_at,
-	f.reference_provider,
-	COALESCE(rpv.title, f.reference_provider) AS reference_provider_title,
-	f.reference_release,
-	f.reference_observed_at,
+SELECT f.kernel, f.kernel_title, f.pass, f.metric, f.gpu, f.gpu_form_factor, f.workload_label,
+	f.provider, f.provider_title, f.release, f.observed_at,
+	f.base_provider AS reference_provider,
+	f.base_provider_title AS reference_provider_title,
+	f.base_release AS reference_release,
+	f.base_observed_at AS reference_observed_at,
 	f.same_release,
-	f.latency_ns,
-	f.latency_ns_p20,
-	f.latency_ns_p80,
-	f.latency_ms,
-	f.latency_ms_p20,
-	f.latency_ms_p80,
-	f.reference_latency_ns,
-	f.reference_latency_ns_p20,
-	f.reference_latency_ns_p80,
-	kernelindex.ns_to_ms(f.reference_latency_ns) AS reference_latency_ms,
-	kernelindex.ns_to_ms(f.reference_latency_ns_p20) AS reference_latency_ms_p20,
-	kernelindex.ns_to_ms(f.reference_latency_ns_p80) AS reference_latency_ms_p80,
-	CASE WHEN f.metric OPERATOR(pg_catalog.=) 'latency'
-		AND f.primary_statistic OPERATOR(pg_catalog.=) f.reference_primary_statistic
-		THEN kernelindex.ratio(f.reference_value, f.value) END AS speedup,
-	f.peak_bytes,
-	f.peak_bytes_p20,
-	f.peak_bytes_p80,
-	f.peak_mib,
-	f.reference_peak_bytes,
-	f.reference_peak_bytes_p20,
-	f.reference_peak_bytes_p80,
-	kernelindex.bytes_to_mib(f.reference_peak_bytes) AS reference_peak_mib,
-	CASE WHEN f.metric OPERATOR(pg_catalog.=) 'peak_memory'
-		AND f.primary_statistic OPERATOR(pg_catalog.=) f.reference_primary_statistic
-		THEN kernelindex.ratio(f.reference_value, f.value) END AS memory_ratio,
-	kernelindex.outside_noise(f.value_p20, f.value_p80, f.reference_value_p20, f.reference_value_p80,
-		f.p_value) AS outside_noise,
-	f.comparability_key,
-	f.implementation_digest,
-	f.run_digest,
-	f.reference_run_digest,
-	f.harness,
-	f.primary_statistic,
-	f.reference_primary_statistic,
+	f.latency_ns, f.latency_ns_p20, f.latency_ns_p80, f.latency_ms, f.latency_ms_p20, f.latency_ms_p80,
+	f.base_latency_ns AS reference_latency_ns,
+	f.base_latency_ns_p20 AS reference_latency_ns_p20,
+	f.base_latency_ns_p80 AS reference_latency_ns_p80,
+	kernelindex.ns_to_ms(f.base_latency_ns) AS reference_latency_ms,
+	kernelindex.ns_to_ms(f.base_latency_ns_p20) AS reference_latency_ms_p20,
+	kernelindex.ns_to_ms(f.base_latency_ns_p80) AS reference_latency_ms_p80,
+	CASE WHEN f.metric OPERATOR(pg_catalog.=) 'latency' THEN f.base_ratio END AS speedup,
+	f.peak_bytes, f.peak_bytes_p20, f.peak_bytes_p80, f.peak_mib,
+	f.base_peak_bytes AS reference_peak_bytes,
+	f.base_peak_bytes_p20 AS reference_peak_bytes_p20,
+	f.base_peak_bytes_p80 AS reference_peak_bytes_p80,
+	kernelindex.bytes_to_mib(f.base_peak_bytes) AS reference_peak_mib,
+	CASE WHEN f.metric OPERATOR(pg_catalog.=) 'peak_memory' THEN f.base_ratio END AS memory_ratio,
+	f.outside_noise,
+	f.comparability_key, f.implementation_digest, f.run_digest,
+	f.base_run_digest AS reference_run_digest,
+	f.harness, f.primary_statistic,
+	f.base_statistic AS reference_primary_statistic,
 	f.latency_ns_primary,
-	CASE WHEN f.metric OPERATOR(pg_catalog.=) 'latency' THEN f.reference_value END AS reference_latency_ns_primary,
+	CASE WHEN f.metric OPERATOR(pg_catalog.=) 'latency' THEN f.base_value END AS reference_latency_ns_primary,
 	f.peak_bytes_primary,
-	CASE WHEN f.metric OPERATOR(pg_catalog.=) 'peak_memory' THEN f.reference_value END AS reference_peak_bytes_primary,
+	CASE WHEN f.metric OPERATOR(pg_catalog.=) 'peak_memory' THEN f.base_value END AS reference_peak_bytes_primary,
 	f.p_value
-FROM (%s) f
-LEFT JOIN kernelindex.providers rpv ON rpv.name OPERATOR(pg_catalog.=) f.reference_provider$v$,
-		pg_catalog.format(facts_of, facts, ',
-	s.ref_provider AS reference_provider,
-	s.ref_release AS reference_release,
-	s.ref_observed_at AS reference_observed_at,
-	s.same_is_reference AS same_release,
-	s.ref_latency_ns AS reference_latency_ns,
-	s.ref_latency_ns_p20 AS reference_latency_ns_p20,
-	s.ref_latency_ns_p80 AS reference_latency_ns_p80,
-	s.ref_peak_bytes AS reference_peak_bytes,
-	s.ref_peak_bytes_p20 AS reference_peak_bytes_p20,
-	s.ref_peak_bytes_p80 AS reference_peak_bytes_p80,
-	s.ref_digest::text AS reference_run_digest,
-	s.value, s.value_p20, s.value_p80,
-	s.ref_statistic AS reference_primary_statistic,
-	s.ref_value AS reference_value,
-	s.ref_value_p20 AS reference_value_p20,
-	s.ref_value_p80 AS reference_value_p80,
-	kernelindex.runs_p_value(s.value_mean, s.value_stddev, s.value_samples,
-		s.ref_value_mean, s.ref_value_stddev, s.ref_value_samples) AS p_value', referenced_rows, facts_joins));
+FROM kernelindex_internal.facts f
+WHERE f.comparison OPERATOR(pg_catalog.=) 'speedup' AND f.compared;
 
-	/* Per release: one run per workload and implementation. */
-	EXECUTE pg_catalog.format($v$
+/* Per release: one run per workload and implementation. */
 CREATE VIEW kernelindex.release_runs AS
 SELECT f.kernel, f.kernel_title, f.pass, f.metric, f.gpu, f.gpu_form_factor, f.workload_label,
 	f.provider, f.provider_title, f.is_reference, f.release, f.release_rank, f.observed_at,
 	f.latency_ns, f.latency_ns_p20, f.latency_ns_p80, f.latency_ms,
 	f.peak_bytes, f.peak_bytes_p20, f.peak_bytes_p80, f.peak_mib,
-	f.reference_provider,
-	f.reference_latency_ns,
-	kernelindex.ns_to_ms(f.reference_latency_ns) AS reference_latency_ms,
-	f.reference_latency_ns_p20,
-	f.reference_latency_ns_p80,
-	f.reference_peak_bytes,
-	kernelindex.bytes_to_mib(f.reference_peak_bytes) AS reference_peak_mib,
-	f.reference_peak_bytes_p20,
-	f.reference_peak_bytes_p80,
-	f.ratio,
-	f.outside_noise,
-	f.comparability_key, f.implementation_digest, f.run_digest, f.reference_run_digest,
-	f.harness, f.primary_statistic, f.p_value
-FROM (%s) f$v$,
-		pg_catalog.format(facts_of, facts, ',
-	s.p_value,
-	s.release_rank,
-	CASE WHEN s.has_reference THEN s.r_provider END AS reference_provider,
-	CASE WHEN s.has_reference THEN s.r_latency_ns END AS reference_latency_ns,
-	CASE WHEN s.has_reference THEN s.r_latency_ns_p20 END AS reference_latency_ns_p20,
-	CASE WHEN s.has_reference THEN s.r_latency_ns_p80 END AS reference_latency_ns_p80,
-	CASE WHEN s.has_reference THEN s.r_peak_bytes END AS reference_peak_bytes,
-	CASE WHEN s.has_reference THEN s.r_peak_bytes_p20 END AS reference_peak_bytes_p20,
-	CASE WHEN s.has_reference THEN s.r_peak_bytes_p80 END AS reference_peak_bytes_p80,
-	s.ratio,
-	s.outside_noise,
-	CASE WHEN s.has_reference THEN s.r_digest::text END AS reference_run_digest', release_rows, facts_joins));
+	f.base_provider AS reference_provider,
+	f.base_latency_ns AS reference_latency_ns,
+	kernelindex.ns_to_ms(f.base_latency_ns) AS reference_latency_ms,
+	f.base_latency_ns_p20 AS reference_latency_ns_p20,
+	f.base_latency_ns_p80 AS reference_latency_ns_p80,
+	f.base_peak_bytes AS reference_peak_bytes,
+	kernelindex.bytes_to_mib(f.base_peak_bytes) AS reference_peak_mib,
+	f.base_peak_bytes_p20 AS reference_peak_bytes_p20,
+	f.base_peak_bytes_p80 AS reference_peak_bytes_p80,
+	f.base_ratio AS ratio,
+	CASE WHEN f.compared THEN f.outside_noise END AS outside_noise,
+	f.comparability_key, f.implementation_digest, f.run_digest,
+	f.base_run_digest AS reference_run_digest,
+	f.harness, f.primary_statistic,
+	CASE WHEN f.compared THEN f.p_value END AS p_value
+FROM kernelindex_internal.facts f
+WHERE f.comparison OPERATOR(pg_catalog.=) 'release';
 
-	/* Each pair of consecutive releases of a series. */
-	EXECUTE pg_catalog.format($v$
+/* Each pair of consecutive releases of a series. */
 CREATE VIEW kernelindex.release_changes AS
 SELECT f.kernel, f.kernel_title, f.pass, f.metric, f.gpu, f.gpu_form_factor, f.workload_label,
 	f.provider, f.provider_title,
-	f.old_release, f.release AS new_release,
-	f.old_release_rank, f.new_release_rank,
-	f.old_latency_ns, f.latency_ns AS new_latency_ns,
-	kernelindex.ns_to_ms(f.old_latency_ns) AS old_latency_ms, f.latency_ms AS new_latency_ms,
-	f.old_peak_bytes, f.peak_bytes AS new_peak_bytes,
-	f.ratio,
-	f.outside_noise,
-	f.regression_rank,
-	f.comparability_key, f.implementation_digest, f.old_run_digest, f.run_digest AS new_run_digest,
-	f.harness, f.primary_statistic, f.old_value, f.new_value, f.change_p_value AS p_value
-FROM (%s) f$v$,
-		pg_catalog.format(facts_of, facts, ',
-	s.previous_release AS old_release,
-	s.previous_release_rank AS old_release_rank,
-	s.release_rank AS new_release_rank,
-	s.previous_latency_ns AS old_latency_ns,
-	s.previous_peak_bytes AS old_peak_bytes,
-	s.previous_value AS old_value,
-	s.value AS new_value,
-	s.change_p_value,
-	s.change AS ratio,
-	s.apart AS outside_noise,
-	s.regression_rank,
-	s.previous_digest::text AS old_run_digest',
-		pg_catalog.format($q$
-SELECT d.*,
-	pg_catalog.rank() OVER (ORDER BY COALESCE(d.apart AND d.change OPERATOR(pg_catalog.>) 1, false) DESC,
-		d.change DESC NULLS LAST) AS regression_rank
-FROM (
-SELECT c.*,
-	CASE WHEN c.primary_statistic OPERATOR(pg_catalog.=) c.previous_statistic
-		THEN kernelindex.ratio(c.value, c.previous_value) END AS change,
-	kernelindex.outside_noise(c.value_p20, c.value_p80, c.previous_value_p20, c.previous_value_p80,
-		kernelindex.runs_p_value(c.value_mean, c.value_stddev, c.value_samples,
-			c.previous_value_mean, c.previous_value_stddev, c.previous_value_samples)) AS apart,
-	kernelindex.runs_p_value(c.value_mean, c.value_stddev, c.value_samples,
-		c.previous_value_mean, c.previous_value_stddev, c.previous_value_samples) AS change_p_value
-FROM (
-	SELECT c0.*,
-		c0.previous_numbers[1] AS previous_latency_ns,
-		c0.previous_numbers[2] AS previous_latency_ns_p20,
-		c0.previous_numbers[3] AS previous_latency_ns_p80,
-		c0.previous_numbers[4] AS previous_peak_bytes,
-		c0.previous_numbers[5] AS previous_peak_bytes_p20,
-		c0.previous_numbers[6] AS previous_peak_bytes_p80,
-		c0.previous_numbers[7] AS previous_value,
-		c0.previous_numbers[8] AS previous_value_p20,
-		c0.previous_numbers[9] AS previous_value_p80,
-		c0.previous_numbers[10] AS previous_value_mean,
-		c0.previous_numbers[11] AS previous_value_stddev,
-		c0.previous_numbers[12] AS previous_value_samples
-	FROM (
-		SELECT s.*,
-			pg_catalog.lag(s.release) OVER w AS previous_release,
-			pg_catalog.lag(s.release_rank) OVER w AS previous_release_rank,
-			pg_catalog.lag(s.digest) OVER w AS previous_digest,
-			pg_catalog.lag(s.primary_statistic) OVER w AS previous_statistic,
-			pg_catalog.lag(ARRAY[s.latency_ns, s.latency_ns_p20, s.latency_ns_p80, s.peak_bytes, s.peak_bytes_p20, s.peak_bytes_p80, s.value, s.value_p20, s.value_p80, s.value_mean, s.value_stddev, s.value_samples]) OVER w AS previous_numbers
-		FROM (%2$s) s
-		WINDOW w AS (PARTITION BY %1$s, s.implementation_id ORDER BY s.release_rank)
-	) c0
-) c
-WHERE c.previous_release IS NOT NULL
-) d$q$, by_key, release_rows), facts_joins));
+	f.old_release, f.new_release, f.old_release_rank, f.new_release_rank,
+	f.old_latency_ns, f.new_latency_ns, f.old_latency_ms, f.new_latency_ms,
+	f.old_peak_bytes, f.new_peak_bytes,
+	f.ratio, f.outside_noise,
+	pg_catalog.rank() OVER (ORDER BY COALESCE(f.outside_noise AND f.ratio OPERATOR(pg_catalog.>) 1, false) DESC,
+		f.ratio DESC NULLS LAST) AS regression_rank,
+	f.comparability_key, f.implementation_digest, f.old_run_digest, f.new_run_digest,
+	f.harness, f.primary_statistic, f.old_value, f.new_value, f.p_value
+FROM (SELECT f.*,
+		f.base_release AS old_release, f.release AS new_release,
+		f.base_release_rank AS old_release_rank, f.release_rank AS new_release_rank,
+		f.base_latency_ns AS old_latency_ns, f.latency_ns AS new_latency_ns,
+		kernelindex.ns_to_ms(f.base_latency_ns) AS old_latency_ms, f.latency_ms AS new_latency_ms,
+		f.base_peak_bytes AS old_peak_bytes, f.peak_bytes AS new_peak_bytes,
+		-- new / old: above 1 is slower, or more memory
+		CASE WHEN f.primary_statistic OPERATOR(pg_catalog.=) f.base_statistic
+			THEN kernelindex.ratio(f.value, f.base_value) END AS ratio,
+		f.base_run_digest AS old_run_digest, f.run_digest AS new_run_digest,
+		f.base_value AS old_value, f.value AS new_value
+	  FROM kernelindex_internal.facts f
+	  WHERE f.comparison OPERATOR(pg_catalog.=) 'change' AND f.compared) f;
 
-	/* Since which release a series beats the reference. */
-	EXECUTE pg_catalog.format($v$
+/* Since which release a series beats the reference. */
 CREATE VIEW kernelindex.speedup_since AS
-SELECT f.kernel, f.kernel_title, f.pass, f.metric, f.gpu, f.gpu_form_factor, f.workload_label,
-	f.provider, f.provider_title,
-	f.since_release,
-	f.since_release_rank,
-	f.since_speedup,
-	f.release AS latest_release,
-	f.latest_release_rank,
-	f.latest_speedup,
-	f.still_faster,
-	f.comparability_key, f.implementation_digest
-FROM (%s) f$v$,
-		pg_catalog.format(facts_of, facts, ',
-	CASE WHEN s.beat THEN s.beat_release END AS since_release,
-	CASE WHEN s.beat THEN s.beat_release_rank END AS since_release_rank,
-	CASE WHEN s.beat THEN s.beat_ratio END AS since_speedup,
-	s.release_rank AS latest_release_rank,
-	s.ratio AS latest_speedup,
-	COALESCE(s.ratio OPERATOR(pg_catalog.>) 1 AND s.outside_noise, false) AS still_faster',
-		pg_catalog.format($q$
-SELECT c.* FROM (
-	SELECT s.*,
+SELECT c.kernel, c.kernel_title, c.pass, c.metric, c.gpu, c.gpu_form_factor, c.workload_label,
+	c.provider, c.provider_title,
+	CASE WHEN c.beat THEN c.beat_release END AS since_release,
+	CASE WHEN c.beat THEN c.beat_release_rank END AS since_release_rank,
+	CASE WHEN c.beat THEN c.beat_ratio END AS since_speedup,
+	c.release AS latest_release,
+	c.release_rank AS latest_release_rank,
+	c.base_ratio AS latest_speedup,
+	COALESCE(c.base_ratio OPERATOR(pg_catalog.>) 1 AND c.outside_noise, false) AS still_faster,
+	c.comparability_key, c.implementation_digest
+FROM (
+	SELECT f.*,
 		-- the first release that beat the reference outside the noise
-		pg_catalog.first_value(s.release) OVER beat AS beat_release,
-		pg_catalog.first_value(s.release_rank) OVER beat AS beat_release_rank,
-		pg_catalog.first_value(s.ratio) OVER beat AS beat_ratio,
-		pg_catalog.first_value(s.ratio OPERATOR(pg_catalog.>) 1 AND s.outside_noise) OVER beat AS beat,
+		pg_catalog.first_value(f.release) OVER beat AS beat_release,
+		pg_catalog.first_value(f.release_rank) OVER beat AS beat_release_rank,
+		pg_catalog.first_value(f.base_ratio) OVER beat AS beat_ratio,
+		pg_catalog.first_value(f.base_ratio OPERATOR(pg_catalog.>) 1 AND f.outside_noise) OVER beat AS beat,
 		pg_catalog.row_number() OVER latest AS latest_number
-	FROM (%2$s) s
-	WHERE NOT s.is_reference AND s.has_reference
-	WINDOW beat AS (PARTITION BY %1$s, s.implementation_id
-			ORDER BY COALESCE(s.ratio OPERATOR(pg_catalog.>) 1 AND s.outside_noise, false) DESC, s.release_rank),
-		latest AS (PARTITION BY %1$s, s.implementation_id ORDER BY s.release_rank DESC)
+	FROM kernelindex_internal.facts f
+	WHERE f.comparison OPERATOR(pg_catalog.=) 'release' AND f.compared
+	WINDOW beat AS (PARTITION BY f.key, f.kernel, f.workload_label, f.gpu, f.gpu_form_factor, f.implementation_id
+			ORDER BY COALESCE(f.base_ratio OPERATOR(pg_catalog.>) 1 AND f.outside_noise, false) DESC, f.release_rank),
+		latest AS (PARTITION BY f.key, f.kernel, f.workload_label, f.gpu, f.gpu_form_factor, f.implementation_id
+			ORDER BY f.release_rank DESC)
 ) c
-WHERE c.latest_number OPERATOR(pg_catalog.=) 1$q$, by_key, release_rows), facts_joins));
-END
-$views$;
+WHERE c.latest_number OPERATOR(pg_catalog.=) 1;
 
 /* --- Comments --------------------------------------------------------- */
 

@@ -37,25 +37,17 @@ COMMENT ON FUNCTION kernelindex.run_noise(bigint, bigint, bigint, bigint) IS
 'a run''s own noise, as a standard deviation of its figure: (p80 - p20) / 1.6832 where it has a p20-p80 band (the width of the band of a normal distribution is 1.6832 standard deviations), else stddev / sqrt(samples) where it has a standard deviation and samples (the standard error of its mean), else NULL';
 
 /*
- * The views.  change_points: one pass over narrow rows of runs (the run's
- * key, implementation, order, primary value and noise), the window over
- * each series (partitioned by the key first: on Citus the key is the
- * distribution column of runs, so the window runs inside the shards),
- * then the BI columns for the change rows only, and the rank over every
- * change.  series_change_points: the same rows without the rank, its
- * narrow rows carrying the kernel, workload label, GPU and provider that
- * the key and implementation determine, and its window partitioned by
- * them too, so that a filter on those columns (a dashboard's) is applied
- * before the window and reads only its series' runs.  Both are written
- * by the DO block below from one text.
+ * The views.  series_change_points: one pass over narrow rows of runs (the
+ * run's key, implementation, order, primary value and noise, and the
+ * kernel, workload label, GPU and provider that the key and implementation
+ * determine), the window over each series (partitioned by the key first:
+ * on Citus the key is the distribution column of runs, so the window runs
+ * inside the shards; and by those columns too, so that a filter on them, a
+ * dashboard's, is applied before the window and reads only its series'
+ * runs), then the BI columns for the change rows only.  change_points: the
+ * same rows with a rank over every change of the store.
  */
-DO $views$
-DECLARE
-	-- %1$s: more narrow columns, %2$s: the joins they read, %3$s: the
-	-- partition of a series, %4$s and %5$s: the change rows with their
-	-- protocol, kernel, workload label, GPU and provider (a select list
-	-- and the joins it reads) from the window's rows c.
-	changes CONSTANT text := $q$
+CREATE VIEW kernelindex.series_change_points AS
 SELECT p.harness,
 	x.kernel,
 	COALESCE(kc.title, x.kernel) AS kernel_title,
@@ -80,7 +72,8 @@ SELECT p.harness,
 	'rank-sum binary segmentation'::text AS test,
 	x.cp[4]::bigint AS points_before,
 	x.cp[5]::bigint AS points_after
-FROM (%4$s
+FROM (
+	SELECT c.*
 	FROM (
 		SELECT s.*,
 			kernelindex.change_point_levels(s.value::double precision, s.noise) OVER series AS cp,
@@ -99,47 +92,37 @@ FROM (%4$s
 					r.latency_ns_p20, r.latency_ns_p80, r.latency_ns_stddev, r.latency_samples,
 					r.peak_bytes_p20, r.peak_bytes_p80, r.peak_bytes_stddev, r.peak_samples,
 					l.release,
-					kernelindex.primary_value(tp.latency_statistic, r.latency_ns, r.latency_ns_mean, r.latency_ns_min) AS latency,
-					kernelindex.primary_value(tp.memory_statistic, r.peak_bytes, r.peak_bytes_mean, r.peak_bytes_min) AS memory%1$s
+					kernelindex_internal.primary_value(tp.latency_statistic, r.latency_ns, r.latency_ns_mean, r.latency_ns_min) AS latency,
+					kernelindex_internal.primary_value(tp.memory_statistic, r.peak_bytes, r.peak_bytes_mean, r.peak_bytes_min) AS memory,
+					k.protocol_id, w.kernel, w.label AS workload_label, e.product AS gpu,
+					e.form_factor AS gpu_form_factor, i.provider
 				FROM kernelindex.runs r
 				JOIN kernelindex.run_templates tp ON tp.id OPERATOR(pg_catalog.=) r.template_id
-				LEFT JOIN kernelindex.run_labels l ON l.id OPERATOR(pg_catalog.=) r.labels_id%2$s
+				LEFT JOIN kernelindex.run_labels l ON l.id OPERATOR(pg_catalog.=) r.labels_id
+				JOIN kernelindex.comparability_keys k ON k.key OPERATOR(@extschema@.=) r.comparability_key
+				JOIN kernelindex.workloads w ON w.id OPERATOR(pg_catalog.=) k.workload_id
+				JOIN kernelindex.environments e ON e.id OPERATOR(pg_catalog.=) k.environment_id
+				JOIN kernelindex.implementations i ON i.id OPERATOR(pg_catalog.=) r.implementation_id
 			) q
 			LEFT JOIN kernelindex.release_ranks o ON o.release OPERATOR(pg_catalog.=) q.release
 			WHERE q.latency IS NOT NULL OR q.memory IS NOT NULL
 		) s
-		WINDOW series AS (PARTITION BY %3$s ORDER BY s.release_rank, s.observed_at, s.digest)
-	) c%5$s
+		WINDOW series AS (PARTITION BY s.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor,
+			s.provider, s.implementation_id, s.metric ORDER BY s.release_rank, s.observed_at, s.digest)
+	) c
 	WHERE c.cp IS NOT NULL
 ) x
 LEFT JOIN kernelindex.protocols p ON p.id OPERATOR(pg_catalog.=) x.protocol_id
 LEFT JOIN kernelindex.run_benchmarks b ON b.id OPERATOR(pg_catalog.=) x.benchmark_id
 LEFT JOIN kernelindex.kernels kc ON kc.name OPERATOR(pg_catalog.=) x.kernel
-LEFT JOIN kernelindex.providers pv ON pv.name OPERATOR(pg_catalog.=) x.provider$q$;
-BEGIN
-	EXECUTE 'CREATE VIEW kernelindex.change_points AS SELECT f.*,'
-		' pg_catalog.rank() OVER (ORDER BY f.direction OPERATOR(pg_catalog.=) ''regression'' DESC,'
-		' CASE WHEN f.direction OPERATOR(pg_catalog.=) ''regression'' THEN f.ratio END DESC NULLS LAST,'
-		' CASE WHEN f.direction OPERATOR(pg_catalog.=) ''improvement'' THEN f.ratio END ASC NULLS LAST) AS rank'
-		' FROM (' || pg_catalog.format(changes, '', '',
-			's.comparability_key, s.implementation_id, s.metric', $q$
-	SELECT c.*, k.protocol_id, w.kernel, w.label AS workload_label, e.product AS gpu,
-		e.form_factor AS gpu_form_factor, i.provider$q$, $q$
-	LEFT JOIN kernelindex.comparability_keys k ON k.key OPERATOR(@extschema@.=) c.comparability_key
-	LEFT JOIN kernelindex.workloads w ON w.id OPERATOR(pg_catalog.=) k.workload_id
-	LEFT JOIN kernelindex.environments e ON e.id OPERATOR(pg_catalog.=) k.environment_id
-	LEFT JOIN kernelindex.implementations i ON i.id OPERATOR(pg_catalog.=) c.implementation_id$q$) || ') f';
-	EXECUTE 'CREATE VIEW kernelindex.series_change_points AS ' || pg_catalog.format(changes, $q$,
-					k.protocol_id, w.kernel, w.label AS workload_label, e.product AS gpu,
-					e.form_factor AS gpu_form_factor, i.provider$q$, $q$
-				JOIN kernelindex.comparability_keys k ON k.key OPERATOR(@extschema@.=) r.comparability_key
-				JOIN kernelindex.workloads w ON w.id OPERATOR(pg_catalog.=) k.workload_id
-				JOIN kernelindex.environments e ON e.id OPERATOR(pg_catalog.=) k.environment_id
-				JOIN kernelindex.implementations i ON i.id OPERATOR(pg_catalog.=) r.implementation_id$q$,
-			's.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor, s.provider, s.implementation_id, s.metric',
-			'SELECT c.*', '');
-END
-$views$;
+LEFT JOIN kernelindex.providers pv ON pv.name OPERATOR(pg_catalog.=) x.provider;
+
+CREATE VIEW kernelindex.change_points AS
+SELECT f.*,
+	pg_catalog.rank() OVER (ORDER BY f.direction OPERATOR(pg_catalog.=) 'regression' DESC,
+		CASE WHEN f.direction OPERATOR(pg_catalog.=) 'regression' THEN f.ratio END DESC NULLS LAST,
+		CASE WHEN f.direction OPERATOR(pg_catalog.=) 'improvement' THEN f.ratio END ASC NULLS LAST) AS rank
+FROM kernelindex.series_change_points f;
 COMMENT ON VIEW kernelindex.change_points IS
 'one row per change of level in a series (one implementation''s runs under one comparability key and metric, in release order where its runs carry releases, else in time order): the releases and times either side, the levels (medians of the primary statistic) before and after, their ratio, the direction, the p-value of the rank-sum binary segmentation that found it (kernelindex.change_point; settings kernelindex.change_*), and a rank: 1 for the largest regression';
 COMMENT ON VIEW kernelindex.series_change_points IS

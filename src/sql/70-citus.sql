@@ -21,7 +21,7 @@
  *   environment), checked by the batch writer on one server, is declared
  *   so too (comparability_keys_<column>_fkey_citus), and the guards of
  *   deletes and truncates of those tables dropped, as for runs below.
- * - What runs refer to (kernelindex.run_references(): their comparability
+ * - What runs refer to (kernelindex_internal.run_references(): their comparability
  *   key, implementation and dictionary values), checked per statement by
  *   triggers on one server, is declared as foreign keys from runs to those
  *   reference tables on Citus, checked on every shard against its server's
@@ -46,33 +46,32 @@
  * where something is still to do.
  * --------------------------------------------------------------------- */
 
-CREATE FUNCTION kernelindex.run_references()
+CREATE FUNCTION kernelindex_internal.run_references()
 RETURNS TABLE (column_name text, table_name text, key_column text)
 AS 'MODULE_PATHNAME', 'kidx_run_references'
 LANGUAGE C STABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION kernelindex.run_references() IS
+COMMENT ON FUNCTION kernelindex_internal.run_references() IS
 'each reference column of kernelindex.runs, the table it names a row of and that table''s key, as the C code holds them (what the reference triggers check, and kernelindex.distribute() declares as foreign keys on Citus)';
 
 /* The Citus forms of the views and functions that rebuild documents ----- */
 
-CREATE VIEW kernelindex.run_bundles_citus AS
+CREATE VIEW kernelindex_internal.run_bundles_citus AS
 WITH r AS MATERIALIZED (SELECT r.* FROM kernelindex.runs r)
-SELECT r.digest,
-	kernelindex.run_bundle_of(r::kernelindex.runs, p.digest, w.digest, e.digest, i.digest, w.label, n.value, x.value, false) AS document,
-	kernelindex.run_bundle_of(r::kernelindex.runs, p.digest, w.digest, e.digest, i.digest, w.label, n.value, x.value, true) AS bundle
+SELECT r.digest::text AS digest,
+	kernelindex_internal.run_bundle_of(r::kernelindex.runs, kr.protocol, kr.workload, kr.environment, i.digest,
+		kr.workload_label, n.value, x.value, false) AS document,
+	kernelindex_internal.run_bundle_of(r::kernelindex.runs, kr.protocol, kr.workload, kr.environment, i.digest,
+		kr.workload_label, n.value, x.value, true) AS bundle
 FROM r
-JOIN kernelindex.comparability_keys k ON k.key OPERATOR(@extschema@.=) r.comparability_key
-JOIN kernelindex.protocols p ON p.id OPERATOR(pg_catalog.=) k.protocol_id
-JOIN kernelindex.workloads w ON w.id OPERATOR(pg_catalog.=) k.workload_id
-JOIN kernelindex.environments e ON e.id OPERATOR(pg_catalog.=) k.environment_id
+JOIN kernelindex_internal.key_resources kr ON kr.key OPERATOR(@extschema@.=) r.comparability_key
 JOIN kernelindex.implementations i ON i.id OPERATOR(pg_catalog.=) r.implementation_id
 LEFT JOIN kernelindex.run_strings n ON n.id OPERATOR(pg_catalog.=) r.name_id
 LEFT JOIN kernelindex.run_strings x ON x.id OPERATOR(pg_catalog.=) r.external_id_id;
-COMMENT ON VIEW kernelindex.run_bundles_citus IS
+COMMENT ON VIEW kernelindex_internal.run_bundles_citus IS
 'the form kernelindex.distribute() gives kernelindex.run_bundles on Citus (the same columns and rows): the runs'' rows are brought to the coordinator (a materialized CTE), which rebuilds the documents from its copies of the reference tables';
-COMMENT ON COLUMN kernelindex.run_bundles_citus.digest IS 'the run''s digest';
-COMMENT ON COLUMN kernelindex.run_bundles_citus.document IS 'the bundle {run, protocol, environment}, in the form of the reference records';
-COMMENT ON COLUMN kernelindex.run_bundles_citus.bundle IS 'the same with the workload and implementation documents where they are known';
+COMMENT ON COLUMN kernelindex_internal.run_bundles_citus.digest IS 'the run''s digest, sha256:<hex>';
+COMMENT ON COLUMN kernelindex_internal.run_bundles_citus.document IS 'the bundle {run, protocol, environment}, in the form of the reference records';
+COMMENT ON COLUMN kernelindex_internal.run_bundles_citus.bundle IS 'the same with the workload and implementation documents where they are known';
 
 /*
  * PL/pgSQL, so that Citus plans the look-up with the digest bound (it
@@ -80,7 +79,7 @@ COMMENT ON COLUMN kernelindex.run_bundles_citus.bundle IS 'the same with the wor
  * parameter); the runs' row comes to the coordinator, as in
  * run_bundles_citus.
  */
-CREATE FUNCTION kernelindex.run_bundle_citus(run @extschema@.kidx_digest, whole boolean)
+CREATE FUNCTION kernelindex_internal.run_bundle_citus(run @extschema@.kidx_digest, whole boolean)
 RETURNS jsonb
 LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
@@ -88,19 +87,16 @@ AS $body$
 BEGIN
 	RETURN (WITH r AS MATERIALIZED (
 		SELECT r.* FROM kernelindex.runs r WHERE r.digest OPERATOR(@extschema@.=) run_bundle_citus.run)
-	SELECT kernelindex.run_bundle_of(r::kernelindex.runs, p.digest, w.digest, e.digest, i.digest,
-		w.label, n.value, x.value, run_bundle_citus.whole)
+	SELECT kernelindex_internal.run_bundle_of(r::kernelindex.runs, kr.protocol, kr.workload, kr.environment,
+		i.digest, kr.workload_label, n.value, x.value, run_bundle_citus.whole)
 	FROM r
-	JOIN kernelindex.comparability_keys k ON k.key OPERATOR(@extschema@.=) r.comparability_key
-	JOIN kernelindex.protocols p ON p.id OPERATOR(pg_catalog.=) k.protocol_id
-	JOIN kernelindex.workloads w ON w.id OPERATOR(pg_catalog.=) k.workload_id
-	JOIN kernelindex.environments e ON e.id OPERATOR(pg_catalog.=) k.environment_id
+	JOIN kernelindex_internal.key_resources kr ON kr.key OPERATOR(@extschema@.=) r.comparability_key
 	JOIN kernelindex.implementations i ON i.id OPERATOR(pg_catalog.=) r.implementation_id
 	LEFT JOIN kernelindex.run_strings n ON n.id OPERATOR(pg_catalog.=) r.name_id
 	LEFT JOIN kernelindex.run_strings x ON x.id OPERATOR(pg_catalog.=) r.external_id_id);
 END
 $body$;
-COMMENT ON FUNCTION kernelindex.run_bundle_citus(@extschema@.kidx_digest, boolean) IS
+COMMENT ON FUNCTION kernelindex_internal.run_bundle_citus(@extschema@.kidx_digest, boolean) IS
 'the form kernelindex.distribute() gives run_document(run) (whole false) and run_bundle(run) (whole true) on Citus: the same documents, the run''s row brought to the coordinator, which rebuilds them; NULL if no such run';
 
 CREATE FUNCTION kernelindex.distribute()
@@ -119,7 +115,7 @@ DECLARE
 	referenced CONSTANT text[] := ARRAY(
 		SELECT x.column_name OPERATOR(pg_catalog.||) ':' OPERATOR(pg_catalog.||) x.table_name
 			OPERATOR(pg_catalog.||) ':' OPERATOR(pg_catalog.||) x.key_column
-		FROM kernelindex.run_references() x);
+		FROM kernelindex_internal.run_references() x);
 	-- what comparability keys refer to (on one server the batch writer checks it)
 	key_references CONSTANT text[] := ARRAY[
 		'protocol_id:protocols:id', 'workload_id:workloads:id', 'environment_id:environments:id'];
@@ -171,8 +167,8 @@ BEGIN
 		'pg_class:kernelindex.run_bundles', 'pg_class:kernelindex.documents',
 		'pg_proc:kernelindex.run_document(@extschema@.kidx_digest)',
 		'pg_proc:kernelindex.run_bundle(@extschema@.kidx_digest)',
-		'pg_class:kernelindex.run_bundles_citus',
-		'pg_proc:kernelindex.run_bundle_citus(@extschema@.kidx_digest,boolean)']) AS x,
+		'pg_class:kernelindex_internal.run_bundles_citus',
+		'pg_proc:kernelindex_internal.run_bundle_citus(@extschema@.kidx_digest,boolean)']) AS x,
 		LATERAL (SELECT pg_catalog.split_part(x, ':', 1) AS catalog,
 			pg_catalog.substr(x, pg_catalog.strpos(x, ':') OPERATOR(pg_catalog.+) 1) AS name) AS o
 	WHERE NOT EXISTS (
@@ -272,13 +268,13 @@ BEGIN
 	 * run_document() and run_bundle() take their Citus forms (above).
 	 */
 	EXECUTE pg_catalog.format('CREATE OR REPLACE VIEW kernelindex.run_bundles AS %s',
-		pg_catalog.pg_get_viewdef('kernelindex.run_bundles_citus'::pg_catalog.regclass));
+		pg_catalog.pg_get_viewdef('kernelindex_internal.run_bundles_citus'::pg_catalog.regclass));
 	FOREACH t IN ARRAY ARRAY['run_document', 'run_bundle'] LOOP
 		EXECUTE pg_catalog.format($fn$
 	CREATE OR REPLACE FUNCTION kernelindex.%1$I(run @extschema@.kidx_digest)
 	RETURNS jsonb
 	LANGUAGE sql STABLE STRICT PARALLEL SAFE
-	RETURN kernelindex.run_bundle_citus(run, %2$L::pg_catalog.bool)$fn$, t, t OPERATOR(pg_catalog.=) 'run_bundle');
+	RETURN kernelindex_internal.run_bundle_citus(run, %2$L::pg_catalog.bool)$fn$, t, t OPERATOR(pg_catalog.=) 'run_bundle');
 	END LOOP;
 END
 $distribute$;

@@ -12,18 +12,18 @@
 
 # The relations whose bytes make up "the store" for the bytes-per-run
 # figure (store.sh): kernelindex.runs, every table it refers to (the
-# extension lists them: kernelindex.run_references()), every table the
+# extension lists them: kernelindex_internal.run_references()), every table the
 # extension guards as one runs or comparability keys refer to (the
 # resources of a key: the tables with a trigger of
-# kernelindex.runs_references_guard()) and every table those refer to by
+# kernelindex_internal.runs_references_guard()) and every table those refer to by
 # foreign key.  The store's layout is not spelled here.
 KIDX_STORE_TABLES_SQL="
 WITH RECURSIVE t(rel) AS (
 	SELECT 'kernelindex.runs'::regclass
 	UNION
-	SELECT ('kernelindex.' || r.table_name)::regclass FROM kernelindex.run_references() r
+	SELECT ('kernelindex.' || r.table_name)::regclass FROM kernelindex_internal.run_references() r
 	UNION
-	SELECT g.tgrelid::regclass FROM pg_trigger g WHERE g.tgfoid = 'kernelindex.runs_references_guard()'::regprocedure
+	SELECT g.tgrelid::regclass FROM pg_trigger g WHERE g.tgfoid = 'kernelindex_internal.runs_references_guard()'::regprocedure
 	UNION
 	SELECT c.confrelid::regclass FROM t JOIN pg_constraint c ON c.conrelid = t.rel AND c.contype = 'f'
 )

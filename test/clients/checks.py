@@ -11,9 +11,8 @@ VIEWS = sorted([
     "series_change_points",
 ])
 # Views of kernelindex that are no BI view: the COPY targets (liger_rows,
-# run_rows, documents) and the runs' documents as jsonb (run_bundles, and its Citus
-# form run_bundles_citus).
-NOT_BI = sorted(["liger_rows", "run_rows", "documents", "run_bundles", "run_bundles_citus"])
+# run_rows, documents) and the runs' documents as jsonb (run_bundles).
+NOT_BI = sorted(["liger_rows", "run_rows", "documents", "run_bundles"])
 DIGEST = re.compile(r"^sha256:[0-9a-f]{64}$")
 
 

@@ -5,7 +5,7 @@
 # - distribute(): what it makes of every table of kernelindex (read from the
 #   catalog, so that a new table cannot be forgotten), the foreign keys that
 #   replace the reference triggers (one per reference column the C code
-#   knows, kernelindex.run_references()), the triggers kept and dropped, the
+#   knows, kernelindex_internal.run_references()), the triggers kept and dropped, the
 #   Citus forms of run_bundles, run_document and run_bundle swapped in; it
 #   fails cleanly without Citus and on a worker, and is idempotent.
 # - Where the shards are: pg_dist_partition and pg_dist_shard (citus_tables
@@ -188,8 +188,8 @@ like($err, qr/ERROR:  55000: kernelindex\.distribute\(\) must run on the Citus c
 # What runs refer to: the C code's list, the test's list, and the foreign
 # keys distribute() declares, one per reference column.
 my $references = join("\n", map { join('|', @$_) } @KidxStore::RUN_REFERENCES);
-is($single->safe_psql('postgres', 'SELECT column_name, table_name, key_column FROM kernelindex.run_references()'),
-	$references, 'kernelindex.run_references() names every reference column of runs (as KidxStore knows them)');
+is($single->safe_psql('postgres', 'SELECT column_name, table_name, key_column FROM kernelindex_internal.run_references()'),
+	$references, 'kernelindex_internal.run_references() names every reference column of runs (as KidxStore knows them)');
 is($coord->safe_psql('postgres', q{SELECT c.conname || '|' || a.attname || '|' || c.confrelid::regclass::text || '|' || f.attname
 	FROM pg_constraint c
 	JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
@@ -202,9 +202,9 @@ my $kept = join("\n", grep { !/^kernelindex\.runs runs_references_|_delete$|_tru
 is($coord->safe_psql('postgres', $triggers), $kept,
 	'... the reference triggers of runs and the guards of deletes and truncates are dropped, every other trigger kept');
 # The Citus forms swapped in (one server keeps its own, which differ).
-is($coord->safe_psql('postgres', q{SELECT pg_get_viewdef('kernelindex.run_bundles') = pg_get_viewdef('kernelindex.run_bundles_citus')}),
+is($coord->safe_psql('postgres', q{SELECT pg_get_viewdef('kernelindex.run_bundles') = pg_get_viewdef('kernelindex_internal.run_bundles_citus')}),
 	't', 'run_bundles has the definition of run_bundles_citus');
-is($single->safe_psql('postgres', q{SELECT pg_get_viewdef('kernelindex.run_bundles') = pg_get_viewdef('kernelindex.run_bundles_citus')}),
+is($single->safe_psql('postgres', q{SELECT pg_get_viewdef('kernelindex.run_bundles') = pg_get_viewdef('kernelindex_internal.run_bundles_citus')}),
 	'f', '... which on one server it has not');
 like($coord->safe_psql('postgres', $definitions),
 	qr/RETURN kernelindex\.run_bundle_citus\(run, false\).*RETURN kernelindex\.run_bundle_citus\(run, true\)/s,
@@ -919,12 +919,12 @@ my $members_before = $coord->safe_psql('existing', $members);
 citus_database('existing', 1);
 # distribute() redefines views and functions from forms of the extension's
 # own only.
-$coord->safe_psql('existing', 'ALTER EXTENSION kernelindex DROP VIEW kernelindex.run_bundles_citus');
+$coord->safe_psql('existing', 'ALTER EXTENSION kernelindex DROP VIEW kernelindex_internal.run_bundles_citus');
 ($rc, $out, $err) = $coord->psql('existing', "\\set VERBOSITY verbose\nSELECT kernelindex.distribute()");
 like($err, qr/ERROR:  55000: kernelindex\.distribute\(\) redefines only objects of the kernelindex extension, with forms of its own; not of it: kernelindex\.run_bundles_citus\n/,
 	'distribute() refuses to take a form from a view that is not the extension\'s (55000)');
 is($coord->safe_psql('existing', 'SELECT count(*) FROM pg_dist_partition'), '0', '... and changes nothing');
-$coord->safe_psql('existing', 'ALTER EXTENSION kernelindex ADD VIEW kernelindex.run_bundles_citus');
+$coord->safe_psql('existing', 'ALTER EXTENSION kernelindex ADD VIEW kernelindex_internal.run_bundles_citus');
 distribute('existing');
 is($coord->safe_psql('existing',
 		q{SELECT sum(result::bigint) FROM run_command_on_shards('kernelindex.runs', 'SELECT count(*) FROM %s')}),

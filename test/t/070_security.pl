@@ -184,8 +184,8 @@ my %call = (
 	'kernelindex.runs_comparable(kernelindex.runs,kernelindex.runs)' => 'SELECT kernelindex.runs_comparable(%R1%, %R2%)',
 	'kernelindex.ingest_bundles(jsonb[])' => 'SELECT kernelindex.ingest_bundles(ARRAY[%B1%, %B2%])',
 	'kernelindex.ingest_document(jsonb)' => 'SELECT kernelindex.ingest_document(%B1%)',
-	'kernelindex.run_bundle_of(kernelindex.runs,public.kidx_digest,public.kidx_digest,public.kidx_digest,public.kidx_digest,text,text,text,boolean)'
-	  => 'SELECT kernelindex.run_bundle_of(%R1%, %P1%, %W1%, %E1%, %I1%, %L1%, %N1%, %X1%, true)',
+	'kernelindex_internal.run_bundle_of(kernelindex.runs,public.kidx_digest,public.kidx_digest,public.kidx_digest,public.kidx_digest,text,text,text,boolean)'
+	  => 'SELECT kernelindex_internal.run_bundle_of(%R1%, %P1%, %W1%, %E1%, %I1%, %L1%, %N1%, %X1%, true)',
 	'kernelindex.run_json(kernelindex.runs)' => 'SELECT kernelindex.run_json(%R1%)',
 	'kernelindex.run_document(public.kidx_digest)' => 'SELECT kernelindex.run_document(%D1%)',
 	'kernelindex.run_bundle(public.kidx_digest)' => 'SELECT kernelindex.run_bundle(%D1%)',
@@ -198,17 +198,17 @@ my %call = (
 	'kernelindex.liger_implementation(text,text)' => "SELECT kernelindex.liger_implementation('sparsemax', 'torch')",
 	'kernelindex.liger_workload(text,text,text,text,text)' =>
 	  q{SELECT kernelindex.liger_workload('sparsemax', 'V', 'feature size', '16384', '{"B": 4, "T": 512, "dim": -1, "dtype": "torch.float32"}')},
-	'kernelindex.external_id_of(text,text,text,text,timestamp with time zone)' =>
-	  "SELECT kernelindex.external_id_of('labelled', 'sparsemax/forward', 'liger/nvidia-a100', 'n8', '2025-04-28 00:38:08.5+00'::timestamptz)",
+	'kernelindex_internal.external_id_of(text,text,text,text,timestamp with time zone)' =>
+	  "SELECT kernelindex_internal.external_id_of('labelled', 'sparsemax/forward', 'liger/nvidia-a100', 'n8', '2025-04-28 00:38:08.5+00'::timestamptz)",
 	'kernelindex.release_version_key(text)' => "SELECT kernelindex.release_version_key('v0.5.10rc1')",
 	'kernelindex.ratio(bigint,bigint)' => 'SELECT kernelindex.ratio(10, 4)',
 	'kernelindex.bands_apart(bigint,bigint,bigint,bigint)' => 'SELECT kernelindex.bands_apart(1, 2, 3, 4)',
 	'kernelindex.ns_to_ms(bigint)' => 'SELECT kernelindex.ns_to_ms(2628608)',
 	'kernelindex.bytes_to_mib(bigint)' => 'SELECT kernelindex.bytes_to_mib(1572864)',
-	'kernelindex.dictionary_hash(text)' => "SELECT kernelindex.dictionary_hash('sparsemax/backward'::text)",
-	'kernelindex.dictionary_hash(jsonb)' => q{SELECT kernelindex.dictionary_hash('{"liger_version": "0.5.8"}'::jsonb)},
-	'kernelindex.template_hash(jsonb,text,text,integer,text,text)' =>
-	  q{SELECT kernelindex.template_hash('{"kind": "BenchmarkRun", "spec": {"timing": {"latencyNs": {}}}}'::jsonb, 'from_external_id', 'liger-', 100, 'stem', 'ms')});
+	'kernelindex_internal.dictionary_hash(text)' => "SELECT kernelindex_internal.dictionary_hash('sparsemax/backward'::text)",
+	'kernelindex_internal.dictionary_hash(jsonb)' => q{SELECT kernelindex_internal.dictionary_hash('{"liger_version": "0.5.8"}'::jsonb)},
+	'kernelindex_internal.template_hash(jsonb,text,text,integer,text,text)' =>
+	  q{SELECT kernelindex_internal.template_hash('{"kind": "BenchmarkRun", "spec": {"timing": {"latencyNs": {}}}}'::jsonb, 'from_external_id', 'liger-', 100, 'stem', 'ms')});
 
 # Functions that cannot be called from SQL, and the statements of the
 # exercise (below) that run them.
@@ -216,19 +216,19 @@ my %indirect = (
 	'public.kidx_digest_in(cstring)' => 'cast text to kidx_digest',
 	'public.kidx_digest_recv(internal)' => 'binary COPY of digests in',
 	'public.kidx_digest_sortsupport(internal)' => 'btree index on digests',
-	'kernelindex.runs_references_check()' => 'INSERT into runs',
-	'kernelindex.runs_references_guard()' => 'DELETE a title no run uses',
-	'kernelindex.identity_guard()' => 'UPDATE a row of comparability_keys (refused)',
-	'kernelindex.workloads_label_guard()' => "UPDATE the label of a workload (refused)",
-	'kernelindex.documents_begin()' => 'COPY documents in',
-	'kernelindex.documents_row()' => 'COPY documents in',
-	'kernelindex.documents_end()' => 'COPY documents in',
-	'kernelindex.liger_begin()' => 'COPY Liger CSV in',
-	'kernelindex.liger_row()' => 'COPY Liger CSV in',
-	'kernelindex.liger_end()' => 'COPY Liger CSV in',
-	'kernelindex.run_rows_begin()' => 'INSERT run_rows',
-	'kernelindex.run_rows_row()' => 'INSERT run_rows',
-	'kernelindex.run_rows_end()' => 'INSERT run_rows');
+	'kernelindex_internal.runs_references_check()' => 'INSERT into runs',
+	'kernelindex_internal.runs_references_guard()' => 'DELETE a title no run uses',
+	'kernelindex_internal.identity_guard()' => 'UPDATE a row of comparability_keys (refused)',
+	'kernelindex_internal.workloads_label_guard()' => "UPDATE the label of a workload (refused)",
+	'kernelindex_internal.documents_begin()' => 'COPY documents in',
+	'kernelindex_internal.documents_row()' => 'COPY documents in',
+	'kernelindex_internal.documents_end()' => 'COPY documents in',
+	'kernelindex_internal.liger_begin()' => 'COPY Liger CSV in',
+	'kernelindex_internal.liger_row()' => 'COPY Liger CSV in',
+	'kernelindex_internal.liger_end()' => 'COPY Liger CSV in',
+	'kernelindex_internal.run_rows_begin()' => 'INSERT run_rows',
+	'kernelindex_internal.run_rows_row()' => 'INSERT run_rows',
+	'kernelindex_internal.run_rows_end()' => 'INSERT run_rows');
 
 # The tables runs refer to (each guarded by three triggers), in the order of
 # KidxStore::RUN_REFERENCES.
@@ -945,11 +945,11 @@ sub nobody_statements
 # of the extension touches no table and may run once the schema is usable.
 my %reads = (
 	'kernelindex.ingest_bundles' => 'all', 'kernelindex.ingest_document' => 'all',
-	'kernelindex.run_bundle_of' => 'protocols, workloads, environments, implementations, the dictionaries',
+	'kernelindex_internal.run_bundle_of' => 'protocols, workloads, environments, implementations, the dictionaries',
 	'kernelindex.run_json' => 'comparability_keys, protocols, workloads, environments, implementations, the dictionaries',
 	'kernelindex.run_document' => 'runs, comparability_keys, the resources, the dictionaries',
 	'kernelindex.run_bundle' => 'runs, comparability_keys, the resources, the dictionaries',
-	'kernelindex.run_bundle_citus' => 'runs, comparability_keys, the resources, the dictionaries',
+	'kernelindex_internal.run_bundle_citus' => 'runs, comparability_keys, the resources, the dictionaries',
 	'kernelindex.liger_protocol' => 'liger_passes', 'kernelindex.liger_environment' => 'gpus',
 	'kernelindex.liger_implementation' => 'kernels, providers', 'kernelindex.liger_workload' => 'kernels',
 	'kernelindex.liger_workload_label' => 'kernels');

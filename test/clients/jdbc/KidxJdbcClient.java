@@ -35,7 +35,7 @@ public class KidxJdbcClient {
         "series_change_points").stream().sorted().toList();
     // Views of kernelindex that are no BI view: the COPY targets and the
     // runs' documents as jsonb (as in checks.py).
-    static final Set<String> NOT_BI = Set.of("liger_rows", "run_rows", "documents", "run_bundles", "run_bundles_citus");
+    static final Set<String> NOT_BI = Set.of("liger_rows", "run_rows", "documents", "run_bundles");
     static final Set<Integer> PLAIN_TYPES = Set.of(
         Types.VARCHAR, Types.BIGINT, Types.INTEGER, Types.NUMERIC, Types.DOUBLE,
         Types.TIMESTAMP, Types.TIMESTAMP_WITH_TIMEZONE, Types.BIT, Types.BOOLEAN);
