@@ -115,17 +115,24 @@ WHERE n.nspname = 'kernelindex' AND c.relkind = 'v'
 	   OR EXISTS (SELECT FROM pg_depend d JOIN pg_extension x ON x.oid = d.refobjid
 				  WHERE d.classid = 'pg_type'::regclass AND d.objid = t.oid AND x.extname = 'kernelindex'))
 ORDER BY 1, 2;
--- Every pass under the BI views adds the comparison columns in the order
--- kernelindex_internal.no_comparison writes them (UNION ALL matches
--- columns by position and type only).
-SELECT x.pass,
-	(SELECT pg_catalog.array_agg(a.attname::text ORDER BY a.attnum) FROM pg_attribute a
-	 WHERE a.attrelid = ('kernelindex_internal.' || x.pass)::regclass
-	   AND a.attnum > (SELECT count(*) FROM pg_attribute n
-					   WHERE n.attrelid = 'kernelindex_internal.narrow_runs'::regclass AND n.attnum > 0))
-	= (SELECT pg_catalog.array_agg(n.attname::text ORDER BY n.attnum) FROM pg_attribute n
-	   WHERE n.attrelid = 'kernelindex_internal.no_comparison'::regclass AND n.attnum > 0) AS same_columns
-FROM (VALUES ('speedup_pairs'), ('release_pairs'), ('change_pairs')) x(pass);
+-- How many plan nodes of a type a query's plan has.
+CREATE FUNCTION pg_temp.plan_nodes(query text, node text) RETURNS bigint
+LANGUAGE plpgsql AS $$
+DECLARE
+	plan json;
+BEGIN
+	EXECUTE 'EXPLAIN (COSTS off, FORMAT json) ' || query INTO plan;
+	RETURN (WITH RECURSIVE n(p) AS (SELECT plan -> 0 -> 'Plan'
+		UNION ALL SELECT c FROM n, json_array_elements(n.p -> 'Plans') c)
+		SELECT count(*) FROM n WHERE n.p ->> 'Node Type' = node);
+END
+$$;
+-- A BI view reads only the windows it needs: run_facts sorts nothing,
+-- latest_runs one window, and a dashboard's filter reaches the runs
+-- through the indexes.
+SELECT pg_temp.plan_nodes('SELECT * FROM kernelindex.run_facts', 'WindowAgg') AS run_facts_windows,
+	pg_temp.plan_nodes('SELECT * FROM kernelindex.latest_runs', 'WindowAgg') AS latest_runs_windows,
+	pg_temp.plan_nodes('SELECT * FROM kernelindex.speedups', 'WindowAgg') AS speedups_windows;
 
 -- A read-only role (doc/bi.md's recipe) reads every view and writes nothing.
 CREATE ROLE kidx_bi_reader NOLOGIN;

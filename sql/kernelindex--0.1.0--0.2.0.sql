@@ -1453,8 +1453,8 @@ COMMENT ON COLUMN kernelindex.run_templates.value IS 'the run document without w
  * The user's schema is the interface; the BI views are literal views
  * (issue 28): what users do not call (trigger functions, helpers, the Citus
  * forms) moves to kernelindex_internal; run_bundles shows its digest as
- * text; the BI and change-point views are made again as views over the
- * passes in kernelindex_internal (src/sql/60-views.sql,
+ * text; the BI and change-point views are made again as literal views over
+ * kernelindex_internal's pass (src/sql/60-views.sql,
  * src/sql/65-change-points.sql), with the same columns and rows.  No
  * stored data moves.
  * --------------------------------------------------------------------- */
@@ -1767,45 +1767,40 @@ $distribute$;
 COMMENT ON FUNCTION kernelindex.distribute() IS
 'on a Citus coordinator: distributes kernelindex.runs by comparability_key, makes the resource, key, dictionary and catalog tables and rejected_rows reference tables, declares what runs refer to as foreign keys, and gives run_bundles, run_document and run_bundle their Citus forms (run_bundles_citus, run_bundle_citus), which rebuild documents on the coordinator; idempotent; 55000 where Citus is not installed';
 
-/* --- The passes over runs (kernelindex_internal) --------------------------
+/* --- The pass over runs (kernelindex_internal) ----------------------------
  *
- * A view a BI tool reads is a pass over narrow rows of runs (a window or a
- * DISTINCT ON partitioned by the comparability key), then the columns it
- * shows, made once per row returned.  The narrow rows, each pass and the
- * columns are views of their own, in kernelindex_internal:
+ * A view a BI tool reads is one sorted pass over narrow rows of runs
+ * (window functions partitioned by the comparability key), then the columns
+ * it shows, made once per row returned.  Each step is a view of its own, in
+ * kernelindex_internal:
  *
- *   narrow_runs          a run, its key's resources, what the passes
- *                        partition and order by (the one place runs are
- *                        joined to keys, resources and templates here)
- *   latest_narrow_runs   the latest run per key and implementation
- *   release_narrow_runs  the latest run per key, implementation and release,
- *                        with the release's rank
- *   speedup_pairs        each run with the reference's latest run of the
- *                        same key and release, else of any release
- *   release_pairs        each release run with the reference's run of the
- *                        same key and release
- *   change_pairs         each release run with the same implementation's
- *                        run in the previous release
- *   no_comparison        the comparison columns every pass adds, as NULLs:
- *                        their names and types, written once
- *   compared_runs        every pass's rows, tagged by pass (comparison)
- *   facts                the columns BI tools see, over compared_runs
+ *   narrow_runs    a run, its key's resources, what the windows partition
+ *                  and order by (the one place runs are joined to keys,
+ *                  resources and templates here)
+ *   run_pass       every window the BI views use, over narrow_runs: the
+ *                  latest run of a series, the latest run of a series in a
+ *                  release, and the base of a comparison (the reference
+ *                  implementation's latest run under the key, of the same
+ *                  release where there is one)
+ *   facts          the columns BI tools see, over run_pass
+ *   release_facts  facts of each series' latest run in each release, with
+ *                  the release's rank
+ *   change_facts   release_facts with the same series' run in the
+ *                  previous release
  *
- * Every pass adds the columns of no_comparison in that order (base_*: the
- * run it is compared with; regress suite objects checks the names), so
- * that compared_runs is a UNION ALL of the passes and facts defines each
- * column once.  A view in kernelindex reads facts for one pass
- * (WHERE f.comparison = ...): the planner drops the other branches, and a
- * filter on the key's kernel, workload label, GPU or form factor (which
- * the key determines, and every pass partitions by) reaches the pass
- * before its window, through the indexes on workloads (kernel) and
- * comparability_keys: a dashboard reads only its runs.  On Citus the key
- * is the distribution column of runs, so each pass runs inside the shards.
+ * A query uses only the windows whose columns it reads (the planner drops
+ * the others), so run_facts sorts nothing and speedups sorts for its two
+ * windows only.  Every window is partitioned by the key and by the key's
+ * kernel, workload label, GPU and form factor (which the key determines, so
+ * the partitions are the same): a filter on those columns (a dashboard's)
+ * is applied before the windows, through the indexes on workloads (kernel)
+ * and comparability_keys, and reads only its runs.  On Citus the key is the
+ * distribution column of runs, so the pass runs inside the shards.
  *
- * The reference's numbers travel through a window as one array (a
- * first_value a column costs a window call a row each: a full read of
- * speedups was 7.2x a full read of runs that way, on 200k release-shaped
- * runs); facts takes them apart, in the order of base_numbers below.
+ * The base's numbers travel through a window as one array (a first_value
+ * a column costs a window call a row each: a full read of speedups was 7.2x
+ * a full read of runs that way, on 200k release-shaped runs); facts takes
+ * them apart, in the order of narrow_runs.numbers.
  * --------------------------------------------------------------------- */
 
 CREATE VIEW kernelindex_internal.narrow_runs AS
@@ -1854,50 +1849,18 @@ LEFT JOIN kernelindex.run_labels l ON l.id OPERATOR(pg_catalog.=) r.labels_id
 COMMENT ON VIEW kernelindex_internal.narrow_runs IS
 'internal: one narrow row per run (its columns, its key''s resources and what the passes partition and order by; numbers and texts: what a comparison carries of it)';
 
-CREATE VIEW kernelindex_internal.no_comparison AS
-SELECT NULL::bigint AS release_rank,
-	NULL::boolean AS compared,
-	NULL::@extschema@.kidx_digest AS base_digest,
-	NULL::timestamptz AS base_observed_at,
-	NULL::bigint AS base_release_rank,
-	NULL::boolean AS same_release,
-	NULL::text[] AS base_texts,
-	NULL::bigint[] AS base_numbers;
-COMMENT ON VIEW kernelindex_internal.no_comparison IS
-'internal: the columns every pass adds to narrow_runs, in order (release_rank: the run''s release''s rank; compared: whether the row is one the pass keeps; base_*: the run it is compared with, base_texts and base_numbers as narrow_runs.texts and numbers), as NULLs';
-
-CREATE VIEW kernelindex_internal.latest_narrow_runs AS
-SELECT DISTINCT ON (s.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor, s.implementation_id) s.*
-FROM kernelindex_internal.narrow_runs s
-ORDER BY s.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor, s.implementation_id,
-	s.observed_at DESC, s.digest DESC;
-COMMENT ON VIEW kernelindex_internal.latest_narrow_runs IS
-'internal: the latest run (by observed_at, then digest) per comparability key and implementation';
-
-CREATE VIEW kernelindex_internal.release_narrow_runs AS
-SELECT s.*, rel.release_rank
-FROM (SELECT DISTINCT ON (s.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor,
-			s.implementation_id, s.release) s.*
-	  FROM kernelindex_internal.narrow_runs s
-	  WHERE s.release IS NOT NULL
-	  ORDER BY s.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor,
-		s.implementation_id, s.release, s.observed_at DESC, s.digest DESC) s
-JOIN kernelindex.release_ranks rel ON rel.release OPERATOR(pg_catalog.=) s.release;
-COMMENT ON VIEW kernelindex_internal.release_narrow_runs IS
-'internal: the latest run per comparability key, implementation and release, with the release''s rank';
-
-CREATE VIEW kernelindex_internal.speedup_pairs AS
+CREATE VIEW kernelindex_internal.run_pass AS
 SELECT s.*,
-	NULL::bigint AS release_rank,
-	NOT s.is_reference AND pg_catalog.first_value(s.is_reference) OVER any_release AS compared,
+	pg_catalog.row_number() OVER latest OPERATOR(pg_catalog.=) 1 AS is_latest,
+	s.release IS NOT NULL AND pg_catalog.row_number() OVER release_latest OPERATOR(pg_catalog.=) 1 AS is_release_latest,
+	pg_catalog.first_value(s.is_reference) OVER any_release AS has_reference,
+	pg_catalog.first_value(s.is_reference) OVER same AS same_release,
 	CASE WHEN pg_catalog.first_value(s.is_reference) OVER same
 		THEN pg_catalog.first_value(s.digest) OVER same
 		ELSE pg_catalog.first_value(s.digest) OVER any_release END AS base_digest,
 	CASE WHEN pg_catalog.first_value(s.is_reference) OVER same
 		THEN pg_catalog.first_value(s.observed_at) OVER same
 		ELSE pg_catalog.first_value(s.observed_at) OVER any_release END AS base_observed_at,
-	NULL::bigint AS base_release_rank,
-	pg_catalog.first_value(s.is_reference) OVER same AS same_release,
 	CASE WHEN pg_catalog.first_value(s.is_reference) OVER same
 		THEN pg_catalog.first_value(s.texts) OVER same
 		ELSE pg_catalog.first_value(s.texts) OVER any_release END AS base_texts,
@@ -1905,75 +1868,19 @@ SELECT s.*,
 		THEN pg_catalog.first_value(s.numbers) OVER same
 		ELSE pg_catalog.first_value(s.numbers) OVER any_release END AS base_numbers
 FROM kernelindex_internal.narrow_runs s
-WINDOW any_release AS (PARTITION BY s.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor
+WINDOW latest AS (PARTITION BY s.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor,
+		s.implementation_id ORDER BY s.observed_at DESC, s.digest DESC),
+	release_latest AS (PARTITION BY s.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor,
+		s.implementation_id, s.release ORDER BY s.observed_at DESC, s.digest DESC),
+	any_release AS (PARTITION BY s.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor
 		ORDER BY s.is_reference DESC, s.observed_at DESC, s.digest DESC),
 	same AS (PARTITION BY s.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor, s.release
 		ORDER BY s.is_reference DESC, s.observed_at DESC, s.digest DESC);
-COMMENT ON VIEW kernelindex_internal.speedup_pairs IS
-'internal: each run with the reference implementation''s latest run under its key, of the same release where there is one (same_release), else of any; compared for the runs of other implementations whose key has a reference run';
+COMMENT ON VIEW kernelindex_internal.run_pass IS
+'internal: every run with the windows of the BI views: is_latest (the latest run of its series), is_release_latest (of its series in its release), has_reference (its key has a run of the reference implementation), same_release (of its release) and base_* (the reference''s latest run under the key, of the same release where there is one, else of any; texts and numbers as narrow_runs has them)';
 
-CREATE VIEW kernelindex_internal.release_pairs AS
-SELECT s.*,
-	pg_catalog.first_value(s.is_reference) OVER w AND NOT s.is_reference AS compared,
-	CASE WHEN pg_catalog.first_value(s.is_reference) OVER w AND NOT s.is_reference
-		THEN pg_catalog.first_value(s.digest) OVER w END AS base_digest,
-	CASE WHEN pg_catalog.first_value(s.is_reference) OVER w AND NOT s.is_reference
-		THEN pg_catalog.first_value(s.observed_at) OVER w END AS base_observed_at,
-	CASE WHEN pg_catalog.first_value(s.is_reference) OVER w AND NOT s.is_reference
-		THEN s.release_rank END AS base_release_rank,
-	CASE WHEN pg_catalog.first_value(s.is_reference) OVER w AND NOT s.is_reference
-		THEN true END AS same_release,
-	CASE WHEN pg_catalog.first_value(s.is_reference) OVER w AND NOT s.is_reference
-		THEN pg_catalog.first_value(s.texts) OVER w END AS base_texts,
-	CASE WHEN pg_catalog.first_value(s.is_reference) OVER w AND NOT s.is_reference
-		THEN pg_catalog.first_value(s.numbers) OVER w END AS base_numbers
-FROM kernelindex_internal.release_narrow_runs s
-WINDOW w AS (PARTITION BY s.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor, s.release
-	ORDER BY s.is_reference DESC, s.observed_at DESC, s.digest DESC);
-COMMENT ON VIEW kernelindex_internal.release_pairs IS
-'internal: each implementation''s latest run per key and release, with the reference implementation''s latest run of the same key and release (compared: there is one, and the run is not the reference''s)';
-
-CREATE VIEW kernelindex_internal.change_pairs AS
-SELECT s.*,
-	pg_catalog.lag(s.release) OVER w IS NOT NULL AS compared,
-	pg_catalog.lag(s.digest) OVER w AS base_digest,
-	pg_catalog.lag(s.observed_at) OVER w AS base_observed_at,
-	pg_catalog.lag(s.release_rank) OVER w AS base_release_rank,
-	NULL::boolean AS same_release,
-	pg_catalog.lag(s.texts) OVER w AS base_texts,
-	pg_catalog.lag(s.numbers) OVER w AS base_numbers
-FROM kernelindex_internal.release_narrow_runs s
-WINDOW w AS (PARTITION BY s.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor,
-	s.implementation_id ORDER BY s.release_rank);
-COMMENT ON VIEW kernelindex_internal.change_pairs IS
-'internal: each implementation''s latest run per key and release, with its run in the previous release it ran in (compared: there is one)';
-
-CREATE VIEW kernelindex_internal.compared_runs AS
-SELECT 'run'::text AS comparison, s.*, n.*
-FROM kernelindex_internal.narrow_runs s CROSS JOIN kernelindex_internal.no_comparison n
-UNION ALL
-SELECT 'latest'::text, s.*, n.*
-FROM kernelindex_internal.latest_narrow_runs s CROSS JOIN kernelindex_internal.no_comparison n
-UNION ALL
-SELECT 'speedup'::text, c.* FROM kernelindex_internal.speedup_pairs c
-UNION ALL
-SELECT 'release'::text, c.* FROM kernelindex_internal.release_pairs c
-UNION ALL
-SELECT 'change'::text, c.* FROM kernelindex_internal.change_pairs c;
-COMMENT ON VIEW kernelindex_internal.compared_runs IS
-'internal: the rows of every pass, narrow, tagged by pass (comparison: run, latest, speedup, release, change)';
-
-/*
- * The columns BI tools see, over the rows of every pass.  Every row they
- * join exists (the references of runs and keys are checked); the joins
- * are LEFT JOINs so that the planner keeps the number of rows of a pass
- * whose columns it has no statistics for (DISTINCT ON, a window), instead
- * of taking each join for a filter.
- */
 CREATE VIEW kernelindex_internal.facts AS
-SELECT s.comparison,
-	s.compared,
-	s.comparability_key AS key,
+SELECT s.comparability_key AS key,
 	s.implementation_id,
 	s.digest,
 	s.digest::text AS run_digest,
@@ -2036,15 +1943,21 @@ SELECT s.comparison,
 	s.peak_samples,
 	s.peak_bytes_primary,
 	kernelindex.bytes_to_mib(s.peak_bytes_primary) AS peak_mib_primary,
-	-- the comparison
+	-- the windows and the comparison with the base
+	s.is_latest,
+	s.is_release_latest,
+	s.has_reference,
+	s.same_release,
 	s.value,
-	s.release_rank,
+	s.value_p20,
+	s.value_p80,
+	s.value_mean,
+	s.value_stddev,
+	s.value_samples,
+	s.numbers,
 	s.base_digest::text AS base_run_digest,
 	s.base_observed_at,
-	s.base_release_rank,
-	s.same_release,
 	s.base_texts[1] AS base_provider,
-	COALESCE(bpv.title, s.base_texts[1]) AS base_provider_title,
 	s.base_texts[2] AS base_release,
 	s.base_texts[3] AS base_statistic,
 	s.base_numbers[1] AS base_latency_ns,
@@ -2063,7 +1976,7 @@ SELECT s.comparison,
 			s.base_numbers[10], s.base_numbers[11], s.base_numbers[12])) AS outside_noise,
 	kernelindex_internal.runs_p_value(s.value_mean, s.value_stddev, s.value_samples,
 		s.base_numbers[10], s.base_numbers[11], s.base_numbers[12]) AS p_value
-FROM kernelindex_internal.compared_runs s
+FROM kernelindex_internal.run_pass s
 LEFT JOIN kernelindex.protocols p ON p.id OPERATOR(pg_catalog.=) s.protocol_id
 LEFT JOIN kernelindex.workloads w ON w.id OPERATOR(pg_catalog.=) s.workload_id
 LEFT JOIN kernelindex.environments e ON e.id OPERATOR(pg_catalog.=) s.environment_id
@@ -2075,10 +1988,42 @@ LEFT JOIN kernelindex.run_sources src ON src.id OPERATOR(pg_catalog.=) s.source_
 LEFT JOIN kernelindex.run_benchmarks b ON b.id OPERATOR(pg_catalog.=) s.benchmark_id
 LEFT JOIN kernelindex.run_strings x ON x.id OPERATOR(pg_catalog.=) s.external_id_id
 LEFT JOIN kernelindex.kernels kc ON kc.name OPERATOR(pg_catalog.=) s.kernel
-LEFT JOIN kernelindex.providers pv ON pv.name OPERATOR(pg_catalog.=) s.provider
-LEFT JOIN kernelindex.providers bpv ON bpv.name OPERATOR(pg_catalog.=) s.base_texts[1];
+LEFT JOIN kernelindex.providers pv ON pv.name OPERATOR(pg_catalog.=) s.provider;
 COMMENT ON VIEW kernelindex_internal.facts IS
-'internal: the columns of the BI views (those of run_facts, then the comparison with the base run: base_*), over the rows of every pass (comparison)';
+'internal: one row per run: the columns of the BI views (those of run_facts, then the windows and the comparison with the base run: base_*)';
+
+CREATE VIEW kernelindex_internal.release_facts AS
+SELECT f.*, rel.release_rank, f.same_release AND NOT f.is_reference AS compared
+FROM kernelindex_internal.facts f
+JOIN kernelindex.release_ranks rel ON rel.release OPERATOR(pg_catalog.=) f.release
+WHERE f.is_release_latest;
+COMMENT ON VIEW kernelindex_internal.release_facts IS
+'internal: the facts of each series'' latest run in each release, with the release''s rank; compared: the reference implementation has a run under the key in that release (then base_* is its latest), and the run is not the reference''s';
+
+CREATE VIEW kernelindex_internal.change_facts AS
+SELECT c.*,
+	-- new / old: above 1 is slower, or more memory
+	CASE WHEN c.primary_statistic OPERATOR(pg_catalog.=) c.old_statistic
+		THEN kernelindex.ratio(c.value, c.old_numbers[7]) END AS change,
+	kernelindex.outside_noise(c.value_p20, c.value_p80, c.old_numbers[8], c.old_numbers[9],
+		kernelindex_internal.runs_p_value(c.value_mean, c.value_stddev, c.value_samples,
+			c.old_numbers[10], c.old_numbers[11], c.old_numbers[12])) AS change_outside_noise,
+	kernelindex_internal.runs_p_value(c.value_mean, c.value_stddev, c.value_samples,
+		c.old_numbers[10], c.old_numbers[11], c.old_numbers[12]) AS change_p_value
+FROM (
+	SELECT f.*,
+		pg_catalog.lag(f.release) OVER w AS old_release,
+		pg_catalog.lag(f.release_rank) OVER w AS old_release_rank,
+		pg_catalog.lag(f.run_digest) OVER w AS old_run_digest,
+		pg_catalog.lag(f.primary_statistic) OVER w AS old_statistic,
+		pg_catalog.lag(f.numbers) OVER w AS old_numbers
+	FROM kernelindex_internal.release_facts f
+	WINDOW w AS (PARTITION BY f.key, f.kernel, f.workload_label, f.gpu, f.gpu_form_factor, f.implementation_id
+		ORDER BY f.release_rank)
+) c
+WHERE c.old_release IS NOT NULL;
+COMMENT ON VIEW kernelindex_internal.change_facts IS
+'internal: each release_facts row with the same series'' row of the previous release it ran in (old_*: narrow_runs.numbers order), the change new / old on the primary statistic, whether it is outside the noise and its Welch p-value';
 
 /* --- The views ------------------------------------------------------------ */
 
@@ -2097,8 +2042,8 @@ SELECT f.run_digest, f.comparability_key, f.protocol_digest, f.workload_digest, 
 	f.latency_ms_primary,
 	f.peak_bytes_mean, f.peak_bytes_stddev, f.peak_bytes_min, f.peak_bytes_max, f.peak_samples,
 	f.peak_bytes_primary, f.peak_mib_primary
-FROM kernelindex_internal.facts f
-WHERE f.comparison OPERATOR(pg_catalog.=) 'run';
+FROM kernelindex_internal.facts f;
+
 
 /* The latest run per comparability key and implementation: run_facts' columns. */
 CREATE VIEW kernelindex.latest_runs AS
@@ -2116,14 +2061,14 @@ SELECT f.run_digest, f.comparability_key, f.protocol_digest, f.workload_digest, 
 	f.peak_bytes_mean, f.peak_bytes_stddev, f.peak_bytes_min, f.peak_bytes_max, f.peak_samples,
 	f.peak_bytes_primary, f.peak_mib_primary
 FROM kernelindex_internal.facts f
-WHERE f.comparison OPERATOR(pg_catalog.=) 'latest';
+WHERE f.is_latest;
 
 /* Each run against the reference implementation. */
 CREATE VIEW kernelindex.speedups AS
 SELECT f.kernel, f.kernel_title, f.pass, f.metric, f.gpu, f.gpu_form_factor, f.workload_label,
 	f.provider, f.provider_title, f.release, f.observed_at,
 	f.base_provider AS reference_provider,
-	f.base_provider_title AS reference_provider_title,
+	COALESCE(rpv.title, f.base_provider) AS reference_provider_title,
 	f.base_release AS reference_release,
 	f.base_observed_at AS reference_observed_at,
 	f.same_release,
@@ -2152,7 +2097,8 @@ SELECT f.kernel, f.kernel_title, f.pass, f.metric, f.gpu, f.gpu_form_factor, f.w
 	CASE WHEN f.metric OPERATOR(pg_catalog.=) 'peak_memory' THEN f.base_value END AS reference_peak_bytes_primary,
 	f.p_value
 FROM kernelindex_internal.facts f
-WHERE f.comparison OPERATOR(pg_catalog.=) 'speedup' AND f.compared;
+LEFT JOIN kernelindex.providers rpv ON rpv.name OPERATOR(pg_catalog.=) f.base_provider
+WHERE f.has_reference AND NOT f.is_reference;
 
 /* Per release: one run per workload and implementation. */
 CREATE VIEW kernelindex.release_runs AS
@@ -2160,49 +2106,38 @@ SELECT f.kernel, f.kernel_title, f.pass, f.metric, f.gpu, f.gpu_form_factor, f.w
 	f.provider, f.provider_title, f.is_reference, f.release, f.release_rank, f.observed_at,
 	f.latency_ns, f.latency_ns_p20, f.latency_ns_p80, f.latency_ms,
 	f.peak_bytes, f.peak_bytes_p20, f.peak_bytes_p80, f.peak_mib,
-	f.base_provider AS reference_provider,
-	f.base_latency_ns AS reference_latency_ns,
-	kernelindex.ns_to_ms(f.base_latency_ns) AS reference_latency_ms,
-	f.base_latency_ns_p20 AS reference_latency_ns_p20,
-	f.base_latency_ns_p80 AS reference_latency_ns_p80,
-	f.base_peak_bytes AS reference_peak_bytes,
-	kernelindex.bytes_to_mib(f.base_peak_bytes) AS reference_peak_mib,
-	f.base_peak_bytes_p20 AS reference_peak_bytes_p20,
-	f.base_peak_bytes_p80 AS reference_peak_bytes_p80,
-	f.base_ratio AS ratio,
+	CASE WHEN f.compared THEN f.base_provider END AS reference_provider,
+	CASE WHEN f.compared THEN f.base_latency_ns END AS reference_latency_ns,
+	CASE WHEN f.compared THEN kernelindex.ns_to_ms(f.base_latency_ns) END AS reference_latency_ms,
+	CASE WHEN f.compared THEN f.base_latency_ns_p20 END AS reference_latency_ns_p20,
+	CASE WHEN f.compared THEN f.base_latency_ns_p80 END AS reference_latency_ns_p80,
+	CASE WHEN f.compared THEN f.base_peak_bytes END AS reference_peak_bytes,
+	CASE WHEN f.compared THEN kernelindex.bytes_to_mib(f.base_peak_bytes) END AS reference_peak_mib,
+	CASE WHEN f.compared THEN f.base_peak_bytes_p20 END AS reference_peak_bytes_p20,
+	CASE WHEN f.compared THEN f.base_peak_bytes_p80 END AS reference_peak_bytes_p80,
+	CASE WHEN f.compared THEN f.base_ratio END AS ratio,
 	CASE WHEN f.compared THEN f.outside_noise END AS outside_noise,
 	f.comparability_key, f.implementation_digest, f.run_digest,
-	f.base_run_digest AS reference_run_digest,
+	CASE WHEN f.compared THEN f.base_run_digest END AS reference_run_digest,
 	f.harness, f.primary_statistic,
 	CASE WHEN f.compared THEN f.p_value END AS p_value
-FROM kernelindex_internal.facts f
-WHERE f.comparison OPERATOR(pg_catalog.=) 'release';
+FROM kernelindex_internal.release_facts f;
 
 /* Each pair of consecutive releases of a series. */
 CREATE VIEW kernelindex.release_changes AS
-SELECT f.kernel, f.kernel_title, f.pass, f.metric, f.gpu, f.gpu_form_factor, f.workload_label,
-	f.provider, f.provider_title,
-	f.old_release, f.new_release, f.old_release_rank, f.new_release_rank,
-	f.old_latency_ns, f.new_latency_ns, f.old_latency_ms, f.new_latency_ms,
-	f.old_peak_bytes, f.new_peak_bytes,
-	f.ratio, f.outside_noise,
-	pg_catalog.rank() OVER (ORDER BY COALESCE(f.outside_noise AND f.ratio OPERATOR(pg_catalog.>) 1, false) DESC,
-		f.ratio DESC NULLS LAST) AS regression_rank,
-	f.comparability_key, f.implementation_digest, f.old_run_digest, f.new_run_digest,
-	f.harness, f.primary_statistic, f.old_value, f.new_value, f.p_value
-FROM (SELECT f.*,
-		f.base_release AS old_release, f.release AS new_release,
-		f.base_release_rank AS old_release_rank, f.release_rank AS new_release_rank,
-		f.base_latency_ns AS old_latency_ns, f.latency_ns AS new_latency_ns,
-		kernelindex.ns_to_ms(f.base_latency_ns) AS old_latency_ms, f.latency_ms AS new_latency_ms,
-		f.base_peak_bytes AS old_peak_bytes, f.peak_bytes AS new_peak_bytes,
-		-- new / old: above 1 is slower, or more memory
-		CASE WHEN f.primary_statistic OPERATOR(pg_catalog.=) f.base_statistic
-			THEN kernelindex.ratio(f.value, f.base_value) END AS ratio,
-		f.base_run_digest AS old_run_digest, f.run_digest AS new_run_digest,
-		f.base_value AS old_value, f.value AS new_value
-	  FROM kernelindex_internal.facts f
-	  WHERE f.comparison OPERATOR(pg_catalog.=) 'change' AND f.compared) f;
+SELECT c.kernel, c.kernel_title, c.pass, c.metric, c.gpu, c.gpu_form_factor, c.workload_label,
+	c.provider, c.provider_title,
+	c.old_release, c.release AS new_release, c.old_release_rank, c.release_rank AS new_release_rank,
+	c.old_numbers[1] AS old_latency_ns, c.latency_ns AS new_latency_ns,
+	kernelindex.ns_to_ms(c.old_numbers[1]) AS old_latency_ms, c.latency_ms AS new_latency_ms,
+	c.old_numbers[4] AS old_peak_bytes, c.peak_bytes AS new_peak_bytes,
+	c.change AS ratio, c.change_outside_noise AS outside_noise,
+	pg_catalog.rank() OVER (ORDER BY COALESCE(c.change_outside_noise AND c.change OPERATOR(pg_catalog.>) 1, false) DESC,
+		c.change DESC NULLS LAST) AS regression_rank,
+	c.comparability_key, c.implementation_digest, c.old_run_digest, c.run_digest AS new_run_digest,
+	c.harness, c.primary_statistic, c.old_numbers[7] AS old_value, c.value AS new_value,
+	c.change_p_value AS p_value
+FROM kernelindex_internal.change_facts c;
 
 /* Since which release a series beats the reference. */
 CREATE VIEW kernelindex.speedup_since AS
@@ -2224,8 +2159,8 @@ FROM (
 		pg_catalog.first_value(f.base_ratio) OVER beat AS beat_ratio,
 		pg_catalog.first_value(f.base_ratio OPERATOR(pg_catalog.>) 1 AND f.outside_noise) OVER beat AS beat,
 		pg_catalog.row_number() OVER latest AS latest_number
-	FROM kernelindex_internal.facts f
-	WHERE f.comparison OPERATOR(pg_catalog.=) 'release' AND f.compared
+	FROM kernelindex_internal.release_facts f
+	WHERE f.compared
 	WINDOW beat AS (PARTITION BY f.key, f.kernel, f.workload_label, f.gpu, f.gpu_form_factor, f.implementation_id
 			ORDER BY COALESCE(f.base_ratio OPERATOR(pg_catalog.>) 1 AND f.outside_noise, false) DESC, f.release_rank),
 		latest AS (PARTITION BY f.key, f.kernel, f.workload_label, f.gpu, f.gpu_form_factor, f.implementation_id

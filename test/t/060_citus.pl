@@ -207,7 +207,7 @@ is($coord->safe_psql('postgres', q{SELECT pg_get_viewdef('kernelindex.run_bundle
 is($single->safe_psql('postgres', q{SELECT pg_get_viewdef('kernelindex.run_bundles') = pg_get_viewdef('kernelindex_internal.run_bundles_citus')}),
 	'f', '... which on one server it has not');
 like($coord->safe_psql('postgres', $definitions),
-	qr/RETURN kernelindex\.run_bundle_citus\(run, false\).*RETURN kernelindex\.run_bundle_citus\(run, true\)/s,
+	qr/RETURN kernelindex_internal\.run_bundle_citus\(run, false\).*RETURN kernelindex_internal\.run_bundle_citus\(run, true\)/s,
 	'run_document() and run_bundle() call run_bundle_citus()');
 
 # Where the shards are: citus_tables leaves out tables of an extension;
@@ -519,8 +519,8 @@ sub compare
 		};
 	}
 	is($coord->safe_psql($cdb, q{SELECT count(*) FROM kernelindex.run_bundles b
-		WHERE kidx_resource_digest(b.document -> 'run') IS DISTINCT FROM b.digest
-		   OR kidx_resource_digest(b.bundle -> 'run') IS DISTINCT FROM b.digest}),
+		WHERE kidx_resource_digest(b.document -> 'run') IS DISTINCT FROM b.digest::kidx_digest
+		   OR kidx_resource_digest(b.bundle -> 'run') IS DISTINCT FROM b.digest::kidx_digest}),
 		'0', "$what: every document exported by the cluster digests to its run");
 	return;
 }
@@ -921,7 +921,7 @@ citus_database('existing', 1);
 # own only.
 $coord->safe_psql('existing', 'ALTER EXTENSION kernelindex DROP VIEW kernelindex_internal.run_bundles_citus');
 ($rc, $out, $err) = $coord->psql('existing', "\\set VERBOSITY verbose\nSELECT kernelindex.distribute()");
-like($err, qr/ERROR:  55000: kernelindex\.distribute\(\) redefines only objects of the kernelindex extension, with forms of its own; not of it: kernelindex\.run_bundles_citus\n/,
+like($err, qr/ERROR:  55000: kernelindex\.distribute\(\) redefines only objects of the kernelindex extension, with forms of its own; not of it: kernelindex_internal\.run_bundles_citus\n/,
 	'distribute() refuses to take a form from a view that is not the extension\'s (55000)');
 is($coord->safe_psql('existing', 'SELECT count(*) FROM pg_dist_partition'), '0', '... and changes nothing');
 $coord->safe_psql('existing', 'ALTER EXTENSION kernelindex ADD VIEW kernelindex_internal.run_bundles_citus');
