@@ -36,6 +36,7 @@ OBJS = \
 	src/core/decimal.o \
 	src/core/digesttext.o \
 	src/core/liger_label.o \
+	src/core/slug.o \
 	src/core/stats.o \
 	src/core/changepoint.o
 

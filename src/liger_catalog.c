@@ -51,6 +51,7 @@
 
 #include "canonical.h"
 #include "core/liger_label.h"
+#include "core/slug.h"
 #include "extension.h"
 #include "liger.h"
 #include "jsonb_build.h"
@@ -392,7 +393,7 @@ liger_slug(const char *s)
 	size_t		len = strlen(lower);
 	char	   *out = palloc(len + 1);
 
-	out[liger_slug_lowered(lower, len, out)] = '\0';
+	out[kidx_slug_lowered(lower, len, out)] = '\0';
 	pfree(lower);
 	return out;
 }
@@ -401,7 +402,7 @@ liger_slug(const char *s)
 static char *
 cut_name(char *name)
 {
-	name[liger_name_cut(name, strlen(name), LIGER_NAME_MAX)] = '\0';
+	name[kidx_name_cut(name, strlen(name), KIDX_NAME_MAX)] = '\0';
 	return name;
 }
 
