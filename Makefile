@@ -24,6 +24,7 @@ OBJS = \
 	src/row_checks.o \
 	src/row_ingest.o \
 	src/liger.o \
+	src/catalog.o \
 	src/liger_catalog.o \
 	src/liger_ingest.o \
 	src/run_rows.o \
