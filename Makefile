@@ -24,6 +24,7 @@ OBJS = \
 	src/row_checks.o \
 	src/row_ingest.o \
 	src/liger.o \
+	src/catalog.o \
 	src/liger_catalog.o \
 	src/liger_ingest.o \
 	src/run_rows.o \
@@ -36,6 +37,7 @@ OBJS = \
 	src/core/decimal.o \
 	src/core/digesttext.o \
 	src/core/liger_label.o \
+	src/core/slug.o \
 	src/core/stats.o \
 	src/core/changepoint.o
 

@@ -3,7 +3,8 @@
  * liger_catalog.c
  *	  The resource documents and workload labels of Liger-Kernel rows,
  *	  built in C from the catalogs kernelindex.gpus, kernels, providers and
- *	  liger_passes.
+ *	  liger_passes (read by catalog.c, which also builds what every harness
+ *	  builds from them: the environment of a GPU, slugs, titles).
  *
  * Four documents describe what a Liger row measured: the protocol (how:
  * the metric and the pass, from liger_passes), the environment (where:
@@ -17,13 +18,14 @@
  * database's locale (lower() in slugs, \s and case-insensitive matching in
  * the vendor, title and x value rules), PostgreSQL's own functions are
  * called with the database's default collation, as the SQL bodies were;
- * every rule that does not is in src/core/liger_label.c.
+ * every rule that does not is in src/core/liger_label.c (slugs and name
+ * cuts: src/core/slug.c).
  *
  * The SQL functions kernelindex.liger_protocol, liger_environment,
  * liger_implementation, liger_workload, liger_workload_label and
  * liger_slug call the same builders; each call site reads the catalog
- * tables it needs once and keeps them while the active snapshot is the
- * same (a PL/pgSQL loop that inserts into a catalog sees its rows, as it
+ * tables it needs once (catalog_call_site) and keeps them while the
+ * active snapshot is the same (a PL/pgSQL loop that inserts into a catalog sees its rows, as it
  * did with the SQL functions).
  *
  *-------------------------------------------------------------------------
@@ -50,102 +52,15 @@
 #include "utils/snapshot.h"
 
 #include "canonical.h"
+#include "catalog.h"
 #include "core/liger_label.h"
+#include "core/slug.h"
 #include "extension.h"
 #include "liger.h"
 #include "jsonb_build.h"
 #include "row_checks.h"
 #include "liger_catalog.h"
 #include "run_layout.h"
-
-/* U+00B7 MIDDLE DOT in UTF-8, as the SQL install script writes it. */
-#define MIDDOT "\xc2\xb7"
-
-/* The catalog tables a LigerCatalog holds. */
-#define CAT_GPUS		0x01
-#define CAT_KERNELS		0x02
-#define CAT_PROVIDERS	0x04
-#define CAT_PASSES		0x08
-#define CAT_ALL			(CAT_GPUS | CAT_KERNELS | CAT_PROVIDERS | CAT_PASSES)
-
-/*
- * Rows of the catalogs; each struct begins with its name, the primary key,
- * so that one comparator sorts and searches them all.  NULL: SQL NULL.
- */
-typedef struct CatGpu
-{
-	char	   *name;
-	char	   *vendor;
-	char	   *product;
-	char	   *form_factor;
-	char	   *architecture;
-	char	   *title;
-} CatGpu;
-
-typedef struct CatKernel
-{
-	char	   *name;
-	char	   *title;
-	char	   *label_template;
-	char	   *label_x_name;
-	Jsonb	   *label_defaults;
-} CatKernel;
-
-typedef struct CatProvider
-{
-	char	   *name;
-	char	   *title;
-} CatProvider;
-
-typedef struct CatPass
-{
-	char	   *name;
-	char	   *timed;
-} CatPass;
-
-struct LigerCatalog
-{
-	int			tables;			/* CAT_* read */
-	CatGpu	   *gpus;
-	int			ngpus;
-	CatKernel  *kernels;
-	int			nkernels;
-	CatProvider *providers;
-	int			nproviders;
-	CatPass    *passes;
-	int			npasses;
-};
-
-/*
- * What a snapshot sees, as far as it matters for rows of the catalogs: a
- * catalog read under one snapshot serves every later call under a snapshot
- * equal in all of these, in the same transaction and subtransaction (rows
- * a rolled-back subtransaction wrote are gone although the snapshot's
- * numbers may not show it).  A call site lives as long as its query, or,
- * in a PL/pgSQL expression, as long as the transaction: its calls see the
- * rows of the statements between them, as the SQL functions did.
- */
-typedef struct SnapshotSig
-{
-	LocalTransactionId lxid;
-	SubTransactionId subid;
-	CommandId	curcid;
-	TransactionId xmin;
-	TransactionId xmax;
-	uint32		xcnt;
-	int32		subxcnt;
-	bool		suboverflowed;
-	TransactionId *xip;
-	TransactionId *subxip;
-} SnapshotSig;
-
-/* What a call site of the SQL functions keeps in fn_extra. */
-typedef struct CatalogCache
-{
-	MemoryContext cxt;			/* the catalog and the signature */
-	LigerCatalog *catalog;		/* NULL: to be read */
-	SnapshotSig sig;
-} CatalogCache;
 
 /* A value named in the CONTEXT of an error raised while it is read. */
 typedef struct ValueContext
@@ -175,246 +90,6 @@ PG_FUNCTION_INFO_V1(kidx_liger_workload);
 PG_FUNCTION_INFO_V1(kidx_liger_workload_label);
 PG_FUNCTION_INFO_V1(kidx_liger_slug);
 
-/* ----------------------------------------------------------------
- *		Reading the catalogs
- * ----------------------------------------------------------------
- */
-
-/* qsort and bsearch comparator of catalog rows: by name, bytewise. */
-static int
-cat_name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *) a, *(char *const *) b);
-}
-
-/* The row of a catalog named name, or NULL (also for a NULL name). */
-static const void *
-cat_find(const void *rows, int n, size_t size, const char *name)
-{
-	if (name == NULL || n == 0)
-		return NULL;
-	return bsearch(&name, rows, n, size, cat_name_cmp);
-}
-
-/* Fail unless the catalog holds a table (a caller's mistake). */
-static inline void
-cat_require(const LigerCatalog *c, int table)
-{
-	if ((c->tables & table) != table)
-		elog(ERROR, "kernelindex Liger catalog read without table %d", table);
-}
-
-/* A text column of a catalog row, in the current memory context (NULL: NULL). */
-static char *
-col_text(HeapTuple tup, TupleDesc desc, int col)
-{
-	bool		isnull;
-	Datum		d = SPI_getbinval(tup, desc, col, &isnull);
-
-	return isnull ? NULL : TextDatumGetCString(d);
-}
-
-/* Run a catalog query; its rows (how many, checked) in SPI_tuptable. */
-static int
-cat_query(const char *sql)
-{
-	kidx_spi_execute(sql, 0, NULL, NULL, NULL, true, 0);
-	if (SPI_processed > (uint64) INT_MAX)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("a kernelindex catalog has too many rows (" UINT64_FORMAT ")",
-						SPI_processed)));
-	return (int) SPI_processed;
-}
-
-/*
- * Read the catalog tables of a CAT_* mask, into the current memory context.
- * Each query reads one table whole, as the SQL builders' joins did, under
- * the caller's snapshot (read-only SPI) and its privileges.
- */
-static LigerCatalog *
-catalog_read_tables(int tables)
-{
-	MemoryContext target = CurrentMemoryContext;
-	LigerCatalog *c = palloc0(sizeof(LigerCatalog));
-	MemoryContext old;
-	int			n;
-	int			i;
-
-	c->tables = tables;
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-
-	if (tables & CAT_GPUS)
-	{
-		n = cat_query("SELECT name, vendor, product, form_factor, architecture, title"
-					  " FROM kernelindex.gpus");
-		old = MemoryContextSwitchTo(target);
-		c->gpus = palloc(sizeof(CatGpu) * Max(n, 1));
-		for (i = 0; i < n; i++)
-		{
-			HeapTuple	t = SPI_tuptable->vals[i];
-			TupleDesc	d = SPI_tuptable->tupdesc;
-
-			CHECK_FOR_INTERRUPTS();
-			c->gpus[i].name = col_text(t, d, 1);
-			c->gpus[i].vendor = col_text(t, d, 2);
-			c->gpus[i].product = col_text(t, d, 3);
-			c->gpus[i].form_factor = col_text(t, d, 4);
-			c->gpus[i].architecture = col_text(t, d, 5);
-			c->gpus[i].title = col_text(t, d, 6);
-		}
-		c->ngpus = n;
-		qsort(c->gpus, n, sizeof(CatGpu), cat_name_cmp);
-		MemoryContextSwitchTo(old);
-		SPI_freetuptable(SPI_tuptable);
-	}
-	if (tables & CAT_KERNELS)
-	{
-		n = cat_query("SELECT name, title, label_template, label_x_name, label_defaults"
-					  " FROM kernelindex.kernels");
-		old = MemoryContextSwitchTo(target);
-		c->kernels = palloc(sizeof(CatKernel) * Max(n, 1));
-		for (i = 0; i < n; i++)
-		{
-			HeapTuple	t = SPI_tuptable->vals[i];
-			TupleDesc	d = SPI_tuptable->tupdesc;
-			bool		isnull;
-			Datum		defaults = SPI_getbinval(t, d, 5, &isnull);
-
-			CHECK_FOR_INTERRUPTS();
-			c->kernels[i].name = col_text(t, d, 1);
-			c->kernels[i].title = col_text(t, d, 2);
-			c->kernels[i].label_template = col_text(t, d, 3);
-			c->kernels[i].label_x_name = col_text(t, d, 4);
-			/* NOT NULL and an object (CHECK); NULL would read as {} */
-			c->kernels[i].label_defaults = isnull ? NULL : DatumGetJsonbPCopy(defaults);
-		}
-		c->nkernels = n;
-		qsort(c->kernels, n, sizeof(CatKernel), cat_name_cmp);
-		MemoryContextSwitchTo(old);
-		SPI_freetuptable(SPI_tuptable);
-	}
-	if (tables & CAT_PROVIDERS)
-	{
-		n = cat_query("SELECT name, title FROM kernelindex.providers");
-		old = MemoryContextSwitchTo(target);
-		c->providers = palloc(sizeof(CatProvider) * Max(n, 1));
-		for (i = 0; i < n; i++)
-		{
-			CHECK_FOR_INTERRUPTS();
-			c->providers[i].name = col_text(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1);
-			c->providers[i].title = col_text(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2);
-		}
-		c->nproviders = n;
-		qsort(c->providers, n, sizeof(CatProvider), cat_name_cmp);
-		MemoryContextSwitchTo(old);
-		SPI_freetuptable(SPI_tuptable);
-	}
-	if (tables & CAT_PASSES)
-	{
-		n = cat_query("SELECT name, timed FROM kernelindex.liger_passes");
-		old = MemoryContextSwitchTo(target);
-		c->passes = palloc(sizeof(CatPass) * Max(n, 1));
-		for (i = 0; i < n; i++)
-		{
-			CHECK_FOR_INTERRUPTS();
-			c->passes[i].name = col_text(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1);
-			c->passes[i].timed = col_text(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2);
-		}
-		c->npasses = n;
-		qsort(c->passes, n, sizeof(CatPass), cat_name_cmp);
-		MemoryContextSwitchTo(old);
-		SPI_freetuptable(SPI_tuptable);
-	}
-	SPI_finish();
-	return c;
-}
-
-/* Read the four catalog tables (see liger_catalog.h). */
-LigerCatalog *
-liger_catalog_read(void)
-{
-	return catalog_read_tables(CAT_ALL);
-}
-
-/* The catalog row of a GPU, or NULL. */
-static const CatGpu *
-find_gpu(const LigerCatalog *c, const char *name)
-{
-	cat_require(c, CAT_GPUS);
-	return cat_find(c->gpus, c->ngpus, sizeof(CatGpu), name);
-}
-
-/* The catalog row of a kernel, or NULL. */
-static const CatKernel *
-find_kernel(const LigerCatalog *c, const char *name)
-{
-	cat_require(c, CAT_KERNELS);
-	return cat_find(c->kernels, c->nkernels, sizeof(CatKernel), name);
-}
-
-/* The catalog row of a provider, or NULL. */
-static const CatProvider *
-find_provider(const LigerCatalog *c, const char *name)
-{
-	cat_require(c, CAT_PROVIDERS);
-	return cat_find(c->providers, c->nproviders, sizeof(CatProvider), name);
-}
-
-/* The catalog row of an operation mode, or NULL. */
-static const CatPass *
-find_pass(const LigerCatalog *c, const char *name)
-{
-	cat_require(c, CAT_PASSES);
-	return cat_find(c->passes, c->npasses, sizeof(CatPass), name);
-}
-
-/* A kernel's display title: the catalog's, else the name (see liger_catalog.h). */
-const char *
-liger_kernel_title(const LigerCatalog *c, const char *kernel)
-{
-	const CatKernel *k = find_kernel(c, kernel);
-
-	return k ? k->title : kernel;
-}
-
-/* ----------------------------------------------------------------
- *		Text rules that need the server
- * ----------------------------------------------------------------
- */
-
-/* The slug of a string: lower() in the database's collation, then the core's rule. */
-char *
-liger_slug(const char *s)
-{
-	char	   *lower = str_tolower(s, strlen(s), DEFAULT_COLLATION_OID);
-	size_t		len = strlen(lower);
-	char	   *out = palloc(len + 1);
-
-	out[liger_slug_lowered(lower, len, out)] = '\0';
-	pfree(lower);
-	return out;
-}
-
-/* A resource name: prefix and slugs joined, cut to 100 characters without trailing hyphens. */
-static char *
-cut_name(char *name)
-{
-	name[liger_name_cut(name, strlen(name), LIGER_NAME_MAX)] = '\0';
-	return name;
-}
-
-/* Does s match a regular expression, as s ~ pattern (or ~* when icase) in SQL? */
-static bool
-sql_regex_match(const char *s, const char *pattern, bool icase)
-{
-	return DatumGetBool(DirectFunctionCall2Coll(icase ? texticregexeq : textregexeq,
-												DEFAULT_COLLATION_OID,
-												CStringGetTextDatum(s),
-												CStringGetTextDatum(pattern)));
-}
-
 /* Name an argument's value in the CONTEXT of an error. */
 static void
 value_context_cb(void *arg)
@@ -435,7 +110,7 @@ x_value_json(const char *x, JsonbValue *out)
 	LigerXKind kind = liger_x_kind(x, strlen(x));
 
 	if (kind == LIGER_X_UNSURE)
-		kind = sql_regex_match(x, "^\\s*-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?\\s*$",
+		kind = kidx_sql_regex_match(x, "^\\s*-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?\\s*$",
 							   false) ? LIGER_X_NUMBER : LIGER_X_STRING;
 	if (kind == LIGER_X_NUMBER)
 	{
@@ -510,10 +185,10 @@ jb_harness(JsonbParseState **st)
 
 /* BenchmarkProtocol of a metric and an operation mode (see liger_catalog.h). */
 Jsonb *
-liger_protocol_document(const LigerCatalog *c, const char *metric, const char *pass)
+liger_protocol_document(const KidxCatalog *c, const char *metric, const char *pass)
 {
 	bool		memory = metric != NULL && strcmp(metric, "memory") == 0;
-	const CatPass *p = find_pass(c, pass);
+	const CatPass *p = catalog_pass(c, pass);
 	const char *timed = NULL;
 	JsonbParseState *st = NULL;
 
@@ -525,7 +200,7 @@ liger_protocol_document(const LigerCatalog *c, const char *metric, const char *p
 	jb_resource(&st, "BenchmarkProtocol");
 	jb_string(&st, "name", pass == NULL ? NULL :
 			  psprintf("%s%s", memory ? "liger-bench-peak-memory-" : "liger-bench-do-bench-",
-					   liger_slug(pass)));
+					   kidx_slug(pass)));
 	jb_string(&st, "title", pass == NULL ? NULL :
 			  psprintf("Liger benchmark harness " MIDDOT " %s pass%s", pass,
 					   memory ? " peak memory" : ""));
@@ -566,96 +241,25 @@ liger_protocol_document(const LigerCatalog *c, const char *metric, const char *p
 	return JsonbValueToJsonb(jb_end(&st));
 }
 
-/* The vendor an unknown GPU's name shows, or NULL. */
-static const char *
-vendor_of_name(const char *gpu)
-{
-	if (sql_regex_match(gpu, "^(nvidia|tesla|quadro|geforce)", true))
-		return "nvidia";
-	if (sql_regex_match(gpu, "^(amd|radeon)", true))
-		return "amd";
-	if (sql_regex_match(gpu, "^intel", true))
-		return "intel";
-	return NULL;
-}
-
-/* An unknown GPU's name without its vendor word, for its title. */
-static char *
-name_without_vendor(const char *gpu)
-{
-	Datum		d = DirectFunctionCall4Coll(textregexreplace, DEFAULT_COLLATION_OID,
-											CStringGetTextDatum(gpu),
-											CStringGetTextDatum("^(NVIDIA|AMD|Intel(\\(R\\))?)\\s+"),
-											CStringGetTextDatum(""),
-											CStringGetTextDatum("i"));
-
-	return TextDatumGetCString(d);
-}
-
-/* ExecutionEnvironment of a GPU name, for any harness (see liger_catalog.h). */
-Jsonb *
-catalog_environment_document(const LigerCatalog *c, const char *gpu, const char *name_prefix,
-							 const char *title_prefix, bool *known)
-{
-	const CatGpu *g = find_gpu(c, gpu);
-	const char *shown = NULL;
-	JsonbParseState *st = NULL;
-
-	if (known != NULL)
-		*known = g != NULL;
-	if (g != NULL && g->title != NULL)
-		shown = g->title;
-	else if (gpu != NULL)
-		shown = name_without_vendor(gpu);
-
-	jb_resource(&st, "ExecutionEnvironment");
-	jb_string(&st, "name", gpu == NULL ? NULL :
-			  cut_name(psprintf("%s%s", name_prefix, liger_slug(gpu))));
-	jb_string(&st, "title", shown == NULL ? NULL :
-			  psprintf("%s " MIDDOT " %s", title_prefix, shown));
-	jb_end(&st);
-	jb_begin(&st, "spec");
-	jb_begin(&st, "hardware");
-	jb_string_or_none(&st, "vendor", g != NULL ? g->vendor :
-					  gpu != NULL ? vendor_of_name(gpu) : NULL);
-	jb_string_or_none(&st, "product", g != NULL ? g->product : gpu);
-	jb_string_or_none(&st, "formFactor", g != NULL ? g->form_factor : NULL);
-	jb_string_or_none(&st, "architecture", g != NULL ? g->architecture : NULL);
-	jb_end(&st);
-	jb_begin(&st, "software");
-	jb_end(&st);
-	jb_end(&st);
-	return JsonbValueToJsonb(jb_end(&st));
-}
-
 /* ExecutionEnvironment of a GPU name (see liger_catalog.h). */
 Jsonb *
-liger_environment_document(const LigerCatalog *c, const char *gpu)
+liger_environment_document(const KidxCatalog *c, const char *gpu)
 {
 	return catalog_environment_document(c, gpu, "liger-bench-", "Liger benchmark host", NULL);
 }
 
-/* A provider's display title: the catalog's, else the name. */
-const char *
-catalog_provider_title(const LigerCatalog *c, const char *provider)
-{
-	const CatProvider *p = find_provider(c, provider);
-
-	return p ? p->title : provider;
-}
-
 /* Implementation of a kernel's provider (see liger_catalog.h). */
 Jsonb *
-liger_implementation_document(const LigerCatalog *c, const char *kernel, const char *provider)
+liger_implementation_document(const KidxCatalog *c, const char *kernel, const char *provider)
 {
-	const char *kernel_title = liger_kernel_title(c, kernel);
-	const CatProvider *p = find_provider(c, provider);
+	const char *kernel_title = catalog_kernel_title(c, kernel);
+	const CatProvider *p = catalog_provider(c, provider);
 	const char *provider_title = p ? p->title : provider;
 	JsonbParseState *st = NULL;
 
 	jb_resource(&st, "Implementation");
 	jb_string(&st, "name", kernel == NULL || provider == NULL ? NULL :
-			  cut_name(psprintf("liger-impl-%s-%s", liger_slug(kernel), liger_slug(provider))));
+			  kidx_resource_name(psprintf("liger-impl-%s-%s", kidx_slug(kernel), kidx_slug(provider))));
 	jb_string(&st, "title", kernel_title == NULL || provider_title == NULL ? NULL :
 			  psprintf("%s " MIDDOT " %s", kernel_title, provider_title));
 	jb_end(&st);
@@ -1084,10 +688,10 @@ template_label(const CatKernel *k, const char *x_name, JsonbValue *x_value,
  * its template's, or the generic one.
  */
 static char *
-workload_label(const LigerCatalog *c, const char *kernel, const char *x_name,
+workload_label(const KidxCatalog *c, const char *kernel, const char *x_name,
 			   JsonbValue *x_value, JsonbContainer *config)
 {
-	const CatKernel *k = find_kernel(c, kernel);
+	const CatKernel *k = catalog_kernel(c, kernel);
 
 	if (k != NULL && k->label_template != NULL)
 		return template_label(k, x_name, x_value, config);
@@ -1096,7 +700,7 @@ workload_label(const LigerCatalog *c, const char *kernel, const char *x_name,
 
 /* Workload of a row (see liger_catalog.h). */
 Jsonb *
-liger_workload_document(const LigerCatalog *c, const char *kernel, const char *x_name,
+liger_workload_document(const KidxCatalog *c, const char *kernel, const char *x_name,
 						const char *x_label, const char *x_value, const char *config,
 						char **label)
 {
@@ -1112,11 +716,11 @@ liger_workload_document(const LigerCatalog *c, const char *kernel, const char *x
 	if (config != NULL)
 		cfg = config_jsonb(config);
 	lbl = workload_label(c, kernel, x_name, x_value ? &xv : NULL, cfg ? &cfg->root : NULL);
-	kernel_title = liger_kernel_title(c, kernel);
+	kernel_title = catalog_kernel_title(c, kernel);
 
 	jb_resource(&st, "Workload");
 	jb_string(&st, "name", kernel == NULL || lbl == NULL ? NULL :
-			  cut_name(psprintf("liger-workload-%s-%s", liger_slug(kernel), liger_slug(lbl))));
+			  kidx_resource_name(psprintf("liger-workload-%s-%s", kidx_slug(kernel), kidx_slug(lbl))));
 	jb_string(&st, "title", kernel_title == NULL || lbl == NULL ? NULL :
 			  psprintf("%s " MIDDOT " %s", kernel_title, lbl));
 	jb_begin(&st, "labels");
@@ -1148,79 +752,6 @@ liger_workload_document(const LigerCatalog *c, const char *kernel, const char *x
  * ----------------------------------------------------------------
  */
 
-/* Keep what a snapshot sees in a signature (in the current memory context). */
-static void
-snapshot_sig_save(SnapshotSig *sig, Snapshot snap)
-{
-	sig->lxid = kidx_my_local_xid();
-	sig->subid = GetCurrentSubTransactionId();
-	sig->curcid = snap->curcid;
-	sig->xmin = snap->xmin;
-	sig->xmax = snap->xmax;
-	sig->xcnt = snap->xcnt;
-	sig->subxcnt = snap->subxcnt;
-	sig->suboverflowed = snap->suboverflowed;
-	sig->xip = palloc(sizeof(TransactionId) * Max(snap->xcnt, 1));
-	memcpy(sig->xip, snap->xip, sizeof(TransactionId) * snap->xcnt);
-	sig->subxip = palloc(sizeof(TransactionId) * Max(snap->subxcnt, 1));
-	if (snap->subxcnt > 0)
-		memcpy(sig->subxip, snap->subxip, sizeof(TransactionId) * snap->subxcnt);
-}
-
-/* Does a snapshot see what the one of a signature saw? */
-static bool
-snapshot_sig_same(const SnapshotSig *sig, Snapshot snap)
-{
-	return sig->lxid == kidx_my_local_xid() &&
-		sig->subid == GetCurrentSubTransactionId() &&
-		sig->curcid == snap->curcid &&
-		sig->xmin == snap->xmin &&
-		sig->xmax == snap->xmax &&
-		sig->xcnt == snap->xcnt &&
-		sig->subxcnt == snap->subxcnt &&
-		sig->suboverflowed == snap->suboverflowed &&
-		memcmp(sig->xip, snap->xip, sizeof(TransactionId) * snap->xcnt) == 0 &&
-		(snap->subxcnt <= 0 ||
-		 memcmp(sig->subxip, snap->subxip, sizeof(TransactionId) * snap->subxcnt) == 0);
-}
-
-/*
- * The catalog tables a call site needs: read at its first call and kept in
- * fn_extra while the active snapshot sees the same rows.
- */
-static const LigerCatalog *
-call_site_catalog(FunctionCallInfo fcinfo, int tables)
-{
-	CatalogCache *cache = (CatalogCache *) fcinfo->flinfo->fn_extra;
-	Snapshot	snap = ActiveSnapshotSet() ? GetActiveSnapshot() : NULL;
-	MemoryContext old;
-	LigerCatalog *c;
-
-	if (cache == NULL)
-	{
-		cache = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(CatalogCache));
-		cache->cxt = AllocSetContextCreate(fcinfo->flinfo->fn_mcxt,
-										   "kernelindex Liger catalog",
-										   ALLOCSET_SMALL_SIZES);
-		fcinfo->flinfo->fn_extra = cache;
-	}
-	else if (cache->catalog != NULL && snap != NULL &&
-			 snapshot_sig_same(&cache->sig, snap))
-		return cache->catalog;
-
-	cache->catalog = NULL;
-	MemoryContextReset(cache->cxt);
-	old = MemoryContextSwitchTo(cache->cxt);
-	c = catalog_read_tables(tables);
-	if (snap != NULL)
-		snapshot_sig_save(&cache->sig, snap);
-	MemoryContextSwitchTo(old);
-	/* without a snapshot to compare, read again next time */
-	if (snap != NULL)
-		cache->catalog = c;
-	return c;
-}
-
 /* A text argument as a C string, NULL for NULL. */
 static char *
 arg_cstring(FunctionCallInfo fcinfo, int n)
@@ -1232,7 +763,7 @@ arg_cstring(FunctionCallInfo fcinfo, int n)
 Datum
 kidx_liger_protocol(PG_FUNCTION_ARGS)
 {
-	const LigerCatalog *c = call_site_catalog(fcinfo, CAT_PASSES);
+	const KidxCatalog *c = catalog_call_site(fcinfo, CAT_PASSES);
 
 	PG_RETURN_JSONB_P(liger_protocol_document(c, arg_cstring(fcinfo, 0),
 											  arg_cstring(fcinfo, 1)));
@@ -1242,7 +773,7 @@ kidx_liger_protocol(PG_FUNCTION_ARGS)
 Datum
 kidx_liger_environment(PG_FUNCTION_ARGS)
 {
-	const LigerCatalog *c = call_site_catalog(fcinfo, CAT_GPUS);
+	const KidxCatalog *c = catalog_call_site(fcinfo, CAT_GPUS);
 
 	PG_RETURN_JSONB_P(liger_environment_document(c, arg_cstring(fcinfo, 0)));
 }
@@ -1251,7 +782,7 @@ kidx_liger_environment(PG_FUNCTION_ARGS)
 Datum
 kidx_liger_implementation(PG_FUNCTION_ARGS)
 {
-	const LigerCatalog *c = call_site_catalog(fcinfo, CAT_KERNELS | CAT_PROVIDERS);
+	const KidxCatalog *c = catalog_call_site(fcinfo, CAT_KERNELS | CAT_PROVIDERS);
 
 	PG_RETURN_JSONB_P(liger_implementation_document(c, arg_cstring(fcinfo, 0),
 													arg_cstring(fcinfo, 1)));
@@ -1261,7 +792,7 @@ kidx_liger_implementation(PG_FUNCTION_ARGS)
 Datum
 kidx_liger_workload(PG_FUNCTION_ARGS)
 {
-	const LigerCatalog *c = call_site_catalog(fcinfo, CAT_KERNELS);
+	const KidxCatalog *c = catalog_call_site(fcinfo, CAT_KERNELS);
 	char	   *label;
 
 	PG_RETURN_JSONB_P(liger_workload_document(c, arg_cstring(fcinfo, 0), arg_cstring(fcinfo, 1),
@@ -1273,7 +804,7 @@ kidx_liger_workload(PG_FUNCTION_ARGS)
 Datum
 kidx_liger_workload_label(PG_FUNCTION_ARGS)
 {
-	const LigerCatalog *c = call_site_catalog(fcinfo, CAT_KERNELS);
+	const KidxCatalog *c = catalog_call_site(fcinfo, CAT_KERNELS);
 	JsonbValue	xv;
 	JsonbValue *x_value = NULL;
 	JsonbContainer *config = NULL;
@@ -1304,9 +835,9 @@ kidx_liger_workload_label(PG_FUNCTION_ARGS)
 	PG_RETURN_TEXT_P(cstring_to_text(label));
 }
 
-/* kernelindex.liger_slug(s text) -> text */
+/* kernelindex.kidx_slug(s text) -> text */
 Datum
 kidx_liger_slug(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_TEXT_P(cstring_to_text(liger_slug(text_to_cstring(PG_GETARG_TEXT_PP(0)))));
+	PG_RETURN_TEXT_P(cstring_to_text(kidx_slug(text_to_cstring(PG_GETARG_TEXT_PP(0)))));
 }

@@ -113,7 +113,7 @@ typedef struct LigerState
 	int			nbad;
 	int			capbad;
 	StringInfoData key;
-	LigerCatalog *catalog;
+	KidxCatalog *catalog;
 	InternTable *res_keys[RR_N];	/* the columns a resource comes from */
 	LigerResource *res[RR_N];
 	int			capres[RR_N];
@@ -179,7 +179,7 @@ liger_state(BatchStatement *st)
 	LigerState *ls = palloc0(sizeof(LigerState));
 
 	initStringInfo(&ls->key);
-	ls->catalog = liger_catalog_read();
+	ls->catalog = kidx_catalog_read();
 	MemoryContextSwitchTo(old);
 	liger_chunk(ls, st->chunk_cxt);
 	return ls;
@@ -342,7 +342,7 @@ group_resource(BatchStatement *st, LigerState *ls, char **col, RunRef kind, int6
 	return r;
 }
 
-/* liger_slug() of a string, computed once per statement. */
+/* kidx_slug() of a string, computed once per statement. */
 static const char *
 cached_slug(LigerState *ls, const char *s)
 {
@@ -359,7 +359,7 @@ cached_slug(LigerState *ls, const char *s)
 			ls->slugs = ls->slugs ? repalloc_huge(ls->slugs, sizeof(char *) * ls->capslugs) :
 				palloc(sizeof(char *) * ls->capslugs);
 		}
-		ls->slugs[n] = liger_slug(s);
+		ls->slugs[n] = kidx_slug(s);
 		MemoryContextSwitchTo(old);
 	}
 	return ls->slugs[n];
@@ -430,7 +430,7 @@ resolve_group(BatchStatement *st, LigerState *ls, char **col, int64 ord)
 	for (k = 0; k < RR_N; k++)
 		g->parts.ref[k] = group_resource(st, ls, col, k, ord)->digest;
 	label = group_resource(st, ls, col, RR_WORKLOAD, ord)->label;
-	g->parts.text[RT_TITLE] = psprintf("%s%s%s%s%s%s%s", liger_kernel_title(ls->catalog, kernel),
+	g->parts.text[RT_TITLE] = psprintf("%s%s%s%s%s%s%s", catalog_kernel_title(ls->catalog, kernel),
 									   dot, provider, dot, pass, g->memory ? dot : "",
 									   g->memory ? "memory" : "");
 	g->parts.text[RT_STATUS] = LIGER_STATUS;

@@ -45,7 +45,7 @@
 #include "utils/json.h"
 
 #include "canonical.h"
-#include "core/liger_label.h"
+#include "core/slug.h"
 #include "core/runfmt.h"
 #include "run_layout_int.h"
 
@@ -186,7 +186,7 @@ run_server_mblen(const unsigned char *s)
 
 /*
  * The slug of an externalId that names derive from (RNF_FROM_EXTERNAL_ID):
- * ASCII letters lowercased, then Liger's slug rule (core/liger_label.c):
+ * ASCII letters lowercased, then the slug rule of resource names (core/slug.c):
  * every run of other characters one hyphen, no hyphen at either end.
  */
 char *
@@ -199,7 +199,7 @@ run_id_slug(const char *s)
 
 	for (i = 0; i < len; i++)
 		lowered[i] = (s[i] >= 'A' && s[i] <= 'Z') ? s[i] - 'A' + 'a' : s[i];
-	out[liger_slug_lowered(lowered, len, out)] = '\0';
+	out[kidx_slug_lowered(lowered, len, out)] = '\0';
 	pfree(lowered);
 	return out;
 }

@@ -49,7 +49,7 @@
 #include "intern.h"
 #include "jsonb_build.h"
 #include "kernelindex.h"
-#include "liger_catalog.h"
+#include "catalog.h"
 #include "row_checks.h"
 #include "row_ingest.h"
 #include "run_layout.h"
@@ -164,7 +164,7 @@ typedef struct RwBadRow
  */
 typedef struct RowsState
 {
-	LigerCatalog *catalog;
+	KidxCatalog *catalog;
 	InternTable *unknown_gpus;	/* named by a NOTICE already */
 	StringInfoData key;
 	MemoryContext cxt;			/* the statement's chunk_cxt */
@@ -538,7 +538,7 @@ slug_name(const char *a, const char *b, const char *c, const char *d)
 	initStringInfo(&s);
 	for (i = 0; i < 4; i++)
 		if (parts[i] != NULL)
-			appendStringInfo(&s, "%s%s", s.len ? "-" : "", liger_slug(parts[i]));
+			appendStringInfo(&s, "%s%s", s.len ? "-" : "", kidx_slug(parts[i]));
 	return s.data;
 }
 
@@ -623,14 +623,14 @@ workload_document(const char *kernel, Jsonb *params, const char *label)
 
 /* The Implementation of a harness's kernel. */
 static Jsonb *
-implementation_document(const LigerCatalog *c, const char *harness, const char *kernel,
+implementation_document(const KidxCatalog *c, const char *harness, const char *kernel,
 						const char *implementation)
 {
 	JsonbParseState *st = NULL;
 
 	jb_resource(&st, "Implementation");
 	jb_string(&st, "name", slug_name(harness, "impl", kernel, implementation));
-	jb_string(&st, "title", dotted(liger_kernel_title(c, kernel),
+	jb_string(&st, "title", dotted(catalog_kernel_title(c, kernel),
 								   catalog_provider_title(c, implementation), NULL));
 	jb_end(&st);
 	jb_begin(&st, "spec");
@@ -805,7 +805,7 @@ resolve_group(BatchStatement *st, RowsState *rs, char **v, const RwMeasures *m,
 	for (k = 0; k < RR_N; k++)
 		g->parts.ref[k] = group_resource(st, rs, v, k, m->metric, ord)->digest;
 	label = group_resource(st, rs, v, RR_WORKLOAD, m->metric, ord)->label;
-	g->parts.text[RT_TITLE] = dotted(liger_kernel_title(rs->catalog, kernel), implementation, pass);
+	g->parts.text[RT_TITLE] = dotted(catalog_kernel_title(rs->catalog, kernel), implementation, pass);
 	g->parts.text[RT_STATUS] = status ? status : RW_STATUS_DEFAULT;
 	g->parts.text[RT_SOURCE] = harness;
 	g->parts.text[RT_BENCHMARK] = pass ? psprintf("%s/%s", kernel, pass) : pstrdup(kernel);
@@ -813,9 +813,9 @@ resolve_group(BatchStatement *st, RowsState *rs, char **v, const RwMeasures *m,
 	g->primary_statistic = run_statistic_name[m->primary];
 	g->native_unit = NULL;
 	stem = psprintf("%s/%s/%s/%s/", g->parts.text[RT_BENCHMARK], implementation,
-					liger_slug(column(v, RW_GPU)), label);
+					kidx_slug(column(v, RW_GPU)), label);
 	g->external_id_stem = stem;
-	g->name_stem = psprintf("%s-%s-", liger_slug(harness), liger_slug(stem));
+	g->name_stem = psprintf("%s-%s-", kidx_slug(harness), kidx_slug(stem));
 	g->name_cut = RW_NAME_CUT;
 	g->workload_label = batch_workload_label(st->batch, &g->parts.ref[RR_WORKLOAD], ord);
 	MemoryContextSwitchTo(old);
@@ -918,7 +918,7 @@ kidx_run_rows_begin(PG_FUNCTION_ARGS)
 	batch_statement_items(st, "row");
 	old = MemoryContextSwitchTo(st->cxt);
 	rs = palloc0(sizeof(RowsState));
-	rs->catalog = liger_catalog_read();
+	rs->catalog = kidx_catalog_read();
 	rs->unknown_gpus = intern_create(st->cxt);
 	initStringInfo(&rs->key);
 	MemoryContextSwitchTo(old);

@@ -774,7 +774,8 @@ run_forms(RunParts *parts, const char *workload_label)
 
 	/*
 	 * externalId: a stem before the observedAt slug, without the benchmark
-	 * and the workload's label where it is made of them; else the whole
+	 * and the workload's label where it is made of them (as the CSV paths
+	 * of every harness write externalIds); else the whole
 	 */
 	t->external_id_form = RIF_ABSENT;
 	parts->text[RT_EXTERNAL_ID] = NULL;
@@ -809,7 +810,8 @@ run_forms(RunParts *parts, const char *workload_label)
 	}
 
 	/*
-	 * name: a prefix and the slug of the externalId (Liger's rule), else a
+	 * name: a prefix and the slug of the externalId (as the CSV paths of
+	 * every harness write names, liger_ingest.c and run_rows.c), else a
 	 * stem before the observedAt slug, else the whole; cut where it was.
 	 */
 	t->name_prefix = NULL;

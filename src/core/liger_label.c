@@ -1,8 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * liger_label.c
- *	  The text rules of Liger resource documents and workload labels (see
- *	  liger_label.h).
+ *	  The text rules of Liger workload labels (see liger_label.h).
  *
  * Each function reads its regular expression deterministically: none of
  * them needs backtracking, because each optional or repeated part ends
@@ -44,40 +43,6 @@ starts_with(const char *s, size_t len, const char *p)
 	size_t		n = strlen(p);
 
 	return len >= n && memcmp(s, p, n) == 0;
-}
-
-/* The slug of a lowercase string (see liger_label.h). */
-size_t
-liger_slug_lowered(const char *s, size_t len, char *out)
-{
-	size_t		n = 0;
-	bool		gap = false;
-	size_t		i;
-
-	for (i = 0; i < len; i++)
-	{
-		if (!is_slug_char(s[i]))
-		{
-			gap = true;
-			continue;
-		}
-		if (gap && n > 0)
-			out[n++] = '-';
-		gap = false;
-		out[n++] = s[i];
-	}
-	return n;
-}
-
-/* rtrim(left(name, max), '-') of an ASCII name: its length. */
-size_t
-liger_name_cut(const char *name, size_t len, size_t max)
-{
-	size_t		n = len < max ? len : max;
-
-	while (n > 0 && name[n - 1] == '-')
-		n--;
-	return n;
 }
 
 /* ^[A-Za-z_][A-Za-z0-9_.]*$ and not true, false, null. */

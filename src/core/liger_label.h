@@ -1,9 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * liger_label.h
- *	  The text rules of Liger resource documents and workload labels:
- *	  slugs, name cuts, bare label values, torch dtypes, label templates
- *	  and which x values are numbers.
+ *	  The text rules of Liger workload labels: bare label values, torch
+ *	  dtypes, label templates and which x values are numbers (the slug and
+ *	  name-cut rules of every harness's resource names: core/slug.h).
  *
  * Every rule here is one the SQL builders of kernelindex 0.1.0 wrote as a
  * regular expression (the comment of each function gives it); these give
@@ -24,24 +24,6 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-
-/* Characters a resource name is cut to (metadata.name). */
-#define LIGER_NAME_MAX 100
-
-/*
- * The slug of a string already in lowercase:
- *	btrim(regexp_replace(s, '[^a-z0-9]+', '-', 'g'), '-')
- * every run of bytes other than a-z and 0-9 becomes one hyphen, and there is
- * no hyphen at either end.  out holds len bytes (a slug is never longer);
- * returns the slug's length.
- */
-extern size_t liger_slug_lowered(const char *s, size_t len, char *out);
-
-/*
- * The length of an ASCII name cut as rtrim(left(name, max), '-'): at most
- * max characters, no hyphen at the end.
- */
-extern size_t liger_name_cut(const char *name, size_t len, size_t max);
 
 /*
  * Is a string written bare in a label?  It is when it matches

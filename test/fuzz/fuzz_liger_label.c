@@ -27,6 +27,7 @@
 
 #include "fuzz_common.h"
 #include "../../src/core/liger_label.h"
+#include "../../src/core/slug.h"
 
 /* Is c one of a-z, 0-9? */
 static bool
@@ -122,18 +123,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	bool		printable = true;
 
 	/* slug */
-	n = liger_slug_lowered(s, size, out);
+	n = kidx_slug_lowered(s, size, out);
 	m = ref_slug(s, size, ref);
 	FUZZ_ASSERT(n == m && memcmp(out, ref, n) == 0, "slug of %zu bytes differs from the reference", size);
 	for (i = 0; i < n; i++)
 		FUZZ_ASSERT(slug_char(out[i]) || (out[i] == '-' && i > 0 && i < n - 1 && out[i - 1] != '-'),
 					"slug byte %zu is 0x%02x", i, (unsigned char) out[i]);
-	m = liger_slug_lowered(out, n, ref);
+	m = kidx_slug_lowered(out, n, ref);
 	FUZZ_ASSERT(m == n && memcmp(out, ref, n) == 0, "a slug's slug differs");
 
 	/* name cut */
-	n = liger_name_cut(s, size, LIGER_NAME_MAX);
-	m = size < LIGER_NAME_MAX ? size : LIGER_NAME_MAX;
+	n = kidx_name_cut(s, size, KIDX_NAME_MAX);
+	m = size < KIDX_NAME_MAX ? size : KIDX_NAME_MAX;
 	while (m > 0 && s[m - 1] == '-')
 		m--;
 	FUZZ_ASSERT(n == m, "cut to %zu, expected %zu", n, m);

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * test_liger_label.c
- *	  Unit tests for src/core/liger_label.c: slugs, name cuts, bare label
+ *	  Unit tests for src/core/liger_label.c and src/core/slug.c: slugs, name cuts, bare label
  *	  values, torch dtypes, label templates and x values.
  *
  * Each rule is checked on fixed cases (what the SQL builders of kernelindex
@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "../../src/core/liger_label.h"
+#include "../../src/core/slug.h"
 
 #define UNIT_RNG_SEED UINT64_C(0x13198A2E03707344)
 #include "unit.h"
@@ -103,7 +104,7 @@ test_slug(void)
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 	{
-		size_t		n = liger_slug_lowered(cases[i].in, strlen(cases[i].in), out);
+		size_t		n = kidx_slug_lowered(cases[i].in, strlen(cases[i].in), out);
 
 		check(n == strlen(cases[i].out) && memcmp(out, cases[i].out, n) == 0,
 			  "slug of \"%s\": \"%.*s\", expected \"%s\"", cases[i].in, (int) n, out, cases[i].out);
@@ -111,13 +112,13 @@ test_slug(void)
 	for (r = 0; r < rounds(200000); r++)
 	{
 		size_t		len = random_string(buf, 60);
-		size_t		n = liger_slug_lowered(buf, len, out);
+		size_t		n = kidx_slug_lowered(buf, len, out);
 		size_t		m = ref_slug(buf, len, ref);
 
 		if (!check(n == m && memcmp(out, ref, n) == 0, "random slug of \"%s\"", buf))
 			continue;
 		/* a slug is its own slug */
-		check(liger_slug_lowered(out, n, ref) == n && memcmp(out, ref, n) == 0,
+		check(kidx_slug_lowered(out, n, ref) == n && memcmp(out, ref, n) == 0,
 			  "slug of slug \"%.*s\"", (int) n, out);
 	}
 }
@@ -130,14 +131,14 @@ test_name_cut(void)
 	size_t		i;
 	long		r;
 
-	check(liger_name_cut("liger-bench-", 12, 100) == 11, "trailing hyphen goes");
-	check(liger_name_cut("abc", 3, 100) == 3, "short name stays");
-	check(liger_name_cut("---", 3, 100) == 0, "only hyphens");
-	check(liger_name_cut("", 0, 100) == 0, "empty");
+	check(kidx_name_cut("liger-bench-", 12, 100) == 11, "trailing hyphen goes");
+	check(kidx_name_cut("abc", 3, 100) == 3, "short name stays");
+	check(kidx_name_cut("---", 3, 100) == 0, "only hyphens");
+	check(kidx_name_cut("", 0, 100) == 0, "empty");
 	memset(name, 'k', 99);
 	name[99] = '-';
 	name[100] = 'x';
-	check(liger_name_cut(name, 101, 100) == 99, "cut before a hyphen at 100");
+	check(kidx_name_cut(name, 101, 100) == 99, "cut before a hyphen at 100");
 	for (r = 0; r < rounds(100000); r++)
 	{
 		size_t		len = rndn(200);
@@ -146,8 +147,8 @@ test_name_cut(void)
 
 		for (i = 0; i < len; i++)
 			name[i] = rndn(3) == 0 ? '-' : 'a';
-		n = liger_name_cut(name, len, LIGER_NAME_MAX);
-		want = len < LIGER_NAME_MAX ? len : LIGER_NAME_MAX;
+		n = kidx_name_cut(name, len, KIDX_NAME_MAX);
+		want = len < KIDX_NAME_MAX ? len : KIDX_NAME_MAX;
 		while (want > 0 && name[want - 1] == '-')
 			want--;
 		check(n == want, "cut of %zu bytes: %zu, expected %zu", len, n, want);
