@@ -115,6 +115,13 @@ WHERE n.nspname = 'kernelindex' AND c.relkind = 'v'
 	   OR EXISTS (SELECT FROM pg_depend d JOIN pg_extension x ON x.oid = d.refobjid
 				  WHERE d.classid = 'pg_type'::regclass AND d.objid = t.oid AND x.extname = 'kernelindex'))
 ORDER BY 1, 2;
+-- latest_runs lists run_facts' columns again (a view over facts, filtered):
+-- the same names and types, in the same order.
+SELECT (SELECT array_agg(a.attname || ' ' || format_type(a.atttypid, a.atttypmod) ORDER BY a.attnum)
+		FROM pg_attribute a WHERE a.attrelid = 'kernelindex.latest_runs'::regclass AND a.attnum > 0)
+	 = (SELECT array_agg(a.attname || ' ' || format_type(a.atttypid, a.atttypmod) ORDER BY a.attnum)
+		FROM pg_attribute a WHERE a.attrelid = 'kernelindex.run_facts'::regclass AND a.attnum > 0)
+	AS latest_runs_has_run_facts_columns;
 -- How many plan nodes of a type a query's plan has.
 CREATE FUNCTION pg_temp.plan_nodes(query text, node text) RETURNS bigint
 LANGUAGE plpgsql AS $$

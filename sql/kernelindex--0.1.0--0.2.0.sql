@@ -2045,7 +2045,10 @@ SELECT f.run_digest, f.comparability_key, f.protocol_digest, f.workload_digest, 
 FROM kernelindex_internal.facts f;
 
 
-/* The latest run per comparability key and implementation: run_facts' columns. */
+/*
+ * The latest run per comparability key and implementation: run_facts'
+ * columns, in its order (regress bi checks that they stay the same).
+ */
 CREATE VIEW kernelindex.latest_runs AS
 SELECT f.run_digest, f.comparability_key, f.protocol_digest, f.workload_digest, f.environment_digest,
 	f.implementation_digest, f.observed_at, f.metric, f.kernel, f.kernel_title, f.provider,
