@@ -77,6 +77,9 @@ for node in $nodes; do
 		echo "max_connections = 200"
 		echo "max_worker_processes = 32"
 		[ "$node" = single ] || echo "shared_preload_libraries = 'citus'"
+		# KIDX_BENCH_CITUS_SHARDS: the shards of runs distribute() makes
+		# (citus.shard_count; Citus' default 32).
+		[ -z "${KIDX_BENCH_CITUS_SHARDS:-}" ] || echo "citus.shard_count = $KIDX_BENCH_CITUS_SHARDS"
 	} | as_server tee -a "$work/$node/postgresql.conf" >/dev/null
 	as_server "$bindir/pg_ctl" -D "$work/$node" -l "$work/$node.log" -w start >/dev/null
 done

@@ -228,8 +228,8 @@ GROUP BY 1 ORDER BY s.logicalrelid::regclass::text;};
 	my @rows = map { my ($t, $n, $nodes) = split /\|/; "$t|$n|" . join(', ', sort split /, /, $nodes) }
 	  split /\n/, $coord->safe_psql('postgres', $shards);
 	is(join("\n", sort @rows),
-		join("\n", map { $_ eq 'runs' ? 'kernelindex.runs|32|' . join(', ', @w) : "kernelindex.$_|1|" . join(', ', @all) } sort @tables),
-		'pg_dist_shard: runs in 32 shards on the two workers, each other table one shard on every node');
+		join("\n", map { $_ eq 'runs' ? 'kernelindex.runs|4|' . join(', ', @w) : "kernelindex.$_|1|" . join(', ', @all) } sort @tables),
+		'pg_dist_shard: runs in 4 shards (two per worker) on the two workers, each other table one shard on every node');
 }
 
 # --- What Citus needs of the type and of the keys ---------------------------
@@ -435,7 +435,7 @@ my $some_key = $coord->safe_psql('postgres', 'SELECT min(key) FROM kernelindex.c
 	  or diag($what);
 	($ok, $what) = routed_to_key('postgres',
 		"SELECT count(*) FROM kernelindex.runs WHERE comparability_key::text = '$some_key'", $some_key);
-	ok(!$ok && $what =~ /^32 task/, '... and a filter on the key as text is not (32 tasks): the check tells them apart')
+	ok(!$ok && $what =~ /^4 task/, '... and a filter on the key as text is not (4 tasks, one a shard): the check tells them apart')
 	  or diag($what);
 }
 {
@@ -628,8 +628,8 @@ FROM kernelindex.speedups WHERE comparability_key = '%KEY%' ORDER BY run_digest}
 		  . join('; ', map { "$_->{tasks} task(s), $_->{subplans} subplan(s)" } @jobs));
 	# Pushed down: the whole view in each shard's task, nothing pulled to
 	# the coordinator as an intermediate result first.
-	is(join(' ', scalar(@jobs), map { "$_->{tasks}/$_->{subplans}" } @jobs), '1 32/0',
-		'speedups runs inside the shards: one distributed job of 32 tasks, no subplan');
+	is(join(' ', scalar(@jobs), map { "$_->{tasks}/$_->{subplans}" } @jobs), '1 4/0',
+		'speedups runs inside the shards: one distributed job of 4 tasks (one a shard), no subplan');
 }
 # The change points of each series are found inside the shards: the
 # window over a series is partitioned by its key first (series_change_points
@@ -648,7 +648,7 @@ for my $v (qw(series_change_points change_points))
 	my @jobs = citus_jobs($coord, 'postgres', "SELECT * FROM kernelindex.$v");
 	note("$v on the cluster: " . join('; ', map { "$_->{tasks} task(s), $_->{subplans} subplan(s)" } @jobs)
 		  . "; intermediate results $bytes bytes; runs' shards $runs bytes");
-	ok((grep { $_->{tasks} == 32 } @jobs) && $bytes < 65536 && $bytes * 100 < $runs,
+	ok((grep { $_->{tasks} == 4 } @jobs) && $bytes < 65536 && $bytes * 100 < $runs,
 		"$v: each series' window runs inside the shards; the coordinator gets the release order only ($bytes bytes of intermediate results, runs $runs bytes)");
 }
 
@@ -663,7 +663,10 @@ my $whole = $single->basedir . '/bundles.jsonl';
 $single->safe_psql('postgres', "\\copy (SELECT document FROM kernelindex.documents) TO '$jsonl' $fmt");
 $single->safe_psql('postgres', "\\copy (SELECT bundle FROM kernelindex.run_bundles) TO '$whole' $fmt");
 citus_database('docs');
-distribute('docs');
+# A shard count the DBA sets is the one distribute() uses.
+$coord->safe_psql('docs', 'SET citus.shard_count = 6; SELECT kernelindex.distribute()');
+is($coord->safe_psql('docs', q{SELECT count(*) FROM pg_dist_shard WHERE logicalrelid = 'kernelindex.runs'::regclass}),
+	'6', 'distribute() makes the shards of runs citus.shard_count says where the DBA has set it (6)');
 $single->safe_psql('postgres', 'CREATE DATABASE docs');
 $single->safe_psql('docs', 'CREATE EXTENSION kernelindex');
 # Fifty of the bundles again, through ingest_bundles(), from a literal
