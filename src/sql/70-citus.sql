@@ -261,7 +261,7 @@ BEGIN
 		WHEN (SELECT s.source FROM pg_catalog.pg_settings s
 			  WHERE s.name OPERATOR(pg_catalog.=) 'citus.shard_count') OPERATOR(pg_catalog.<>) 'default'
 		THEN pg_catalog.current_setting('citus.shard_count')::integer
-		ELSE pg_catalog.greatest(2, 2 OPERATOR(pg_catalog.*)
+		ELSE GREATEST(2, 2 OPERATOR(pg_catalog.*)
 			(SELECT pg_catalog.count(*) FROM pg_catalog.pg_dist_node n
 			 WHERE n.isactive AND n.shouldhaveshards
 			   AND n.noderole OPERATOR(pg_catalog.=) 'primary'::pg_catalog.noderole)::integer) END;
