@@ -1368,8 +1368,7 @@ batch_finish(Batch *b)
 	int64		stored;
 	int			i;
 
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
+	kidx_spi_connect();
 	for (i = 0; i < RR_N; i++)
 		store_resources(b, i);
 	store_keys(b);

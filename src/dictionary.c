@@ -519,8 +519,7 @@ cache_lookup(DictCache *dc, DictKind kind, int32 id)
 
 	if (found)
 		return e->value;
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
+	kidx_spi_connect();
 	kidx_spi_execute_kept(psprintf("SELECT t.value%s FROM kernelindex.%s AS t"
 								   " WHERE t.id OPERATOR(pg_catalog.=) $1",
 								   kind == DK_TEMPLATE ?

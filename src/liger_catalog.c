@@ -242,8 +242,7 @@ catalog_read_tables(int tables)
 	int			i;
 
 	c->tables = tables;
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
+	kidx_spi_connect();
 
 	if (tables & CAT_GPUS)
 	{

@@ -610,8 +610,7 @@ quarantine(LigerState *ls)
 	for (c = 2; c <= 4 + LR_NCOLUMNS; c++)
 		appendStringInfo(&sql, ", pg_catalog.unnest($%d)", c);
 	appendStringInfoString(&sql, ") ORDER BY 1");
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
+	kidx_spi_connect();
 	kidx_spi_execute(sql.data, 4 + LR_NCOLUMNS, argtypes, args, NULL, false, 0);
 	SPI_finish();
 }

@@ -877,8 +877,7 @@ quarantine(RowsState *rs)
 	for (c = 1; c < 4; c++)
 		args[c] = kidx_datum_array(elems[c], nulls[c], rs->nbad, TEXTOID);
 	args[4] = kidx_datum_array(elems[4], nulls[4], rs->nbad, JSONBOID);
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
+	kidx_spi_connect();
 	kidx_spi_execute("INSERT INTO kernelindex.rejected_rows (source, row_number, column_name, bad_value, reason, fields)"
 					 " SELECT 'run_rows', u.* FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2),"
 					 " pg_catalog.unnest($3), pg_catalog.unnest($4), pg_catalog.unnest($5)) AS u ORDER BY 1",
