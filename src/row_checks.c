@@ -22,6 +22,7 @@
 #include "compat.h"
 #include "core/jcs.h"
 #include "core/runfmt.h"
+#include "messages.h"
 #include "row_checks.h"
 
 /* State of the JSON walk over a JSON object field. */
@@ -38,14 +39,9 @@ typedef struct JsonCheck
 char *
 row_shown_value(const char *value)
 {
-	size_t		len = value ? strlen(value) : 0;
-
 	if (value == NULL)
 		return pstrdup("");
-	if (len <= ROW_SHOWN_MAX)
-		return pstrdup(value);
-	return psprintf("%.*s...", pg_mbcliplen(value, (int) len, ROW_SHOWN_MAX),
-					value);
+	return kidx_shown(value, strlen(value));
 }
 
 /* True if s is empty or only white space. */

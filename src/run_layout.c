@@ -47,10 +47,8 @@
 #include "canonical.h"
 #include "core/liger_label.h"
 #include "core/runfmt.h"
+#include "messages.h"
 #include "run_layout_int.h"
-
-/* Longest value shown whole in a message, in bytes. */
-#define SHOWN_MAX 60
 
 const char *const run_ref_member[RR_N] = {
 	"protocolDigest", "workloadDigest", "environmentDigest", "implementationDigest"
@@ -220,14 +218,12 @@ run_shown_value(JsonbValue *v)
 		case jbvNumeric:
 			s = DatumGetCString(DirectFunctionCall1(numeric_out,
 													NumericGetDatum(v->val.numeric)));
-			if (strlen(s) > SHOWN_MAX)
-				return psprintf("the number %.*s...", SHOWN_MAX, s);
-			return psprintf("the number %s", s);
+			return psprintf("the number %s", kidx_shown(s, strlen(s)));
 		case jbvString:
 			initStringInfo(&buf);
 			appendStringInfoString(&buf, "the string ");
 			s = pnstrdup(v->val.string.val,
-						 pg_mbcliplen(v->val.string.val, v->val.string.len, SHOWN_MAX));
+						 kidx_shown_len(v->val.string.val, v->val.string.len));
 			escape_json(&buf, s);
 			if ((int) strlen(s) < v->val.string.len)
 				appendStringInfoString(&buf, "...");
