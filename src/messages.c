@@ -10,6 +10,7 @@
 
 #include "mb/pg_wchar.h"
 
+#include "core/jcs.h"
 #include "messages.h"
 
 /* How many bytes of a value a message shows; see messages.h. */
@@ -30,4 +31,34 @@ kidx_shown(const char *s, int len)
 	if (cut == len)
 		return pnstrdup(s, len);
 	return psprintf("%.*s...", cut, s);
+}
+
+/* The ECMAScript text of the double nearest a decimal, for messages. */
+static char *
+nearest_double_text(const char *dec)
+{
+	char		buf[JCS_NUMBER_BUFLEN];
+
+	if (jcs_format_double(strtod(dec, NULL), buf) < 0)
+		return pstrdup("an infinity");
+	return pstrdup(buf);
+}
+
+/* Refuse a number a double cannot carry exactly; see messages.h. */
+void
+kidx_refuse_number(const char *what, const char *dec, bool out_of_range)
+{
+	if (out_of_range)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("%s is beyond the range of a double", what),
+				 errdetail("Canonical JSON (RFC 8785) writes every number as an IEEE 754 double."),
+				 errhint("Pass numbers that need more than a double as JSON strings.")));
+	ereport(ERROR,
+			(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+			 errmsg("%s " KIDX_DOUBLE_CANNOT_CARRY, what),
+			 errdetail("Canonical JSON (RFC 8785) writes every number as an IEEE 754 double, and the nearest double prints as %s; "
+					   "two different documents could get the same digest.",
+					   nearest_double_text(dec)),
+			 errhint("Pass numbers that need more than a double as JSON strings.")));
 }

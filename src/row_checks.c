@@ -275,8 +275,8 @@ row_json_object_fault(const char *value, int *sqlstate)
 	if (state.bad_number != NULL)
 	{
 		*sqlstate = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
-		return psprintf("the number %s has more digits than a double carries "
-						"(write it as a string)", state.bad_number);
+		return psprintf("the number %s " KIDX_DOUBLE_CANNOT_CARRY " (write it as a string)",
+						state.bad_number);
 	}
 	return NULL;
 }

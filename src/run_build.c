@@ -29,6 +29,7 @@
 #include "canonical.h"
 #include "core/jcs.h"
 #include "core/runfmt.h"
+#include "messages.h"
 #include "run_layout_int.h"
 
 /* What a slot holds. */
@@ -848,10 +849,7 @@ write_slot(CanonSink *sink, const RunParts *parts, const LayoutNode *n)
 				else if (jcs_number_from_decimal(buf, len, out, &outlen) == JCS_NUM_OK)
 					canon_sink_write(sink, out, outlen);
 				else
-					ereport(ERROR,
-							(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-							 errmsg("value %s cannot be carried exactly by canonical JSON", buf),
-							 errdetail("RFC 8785 writes every number as an IEEE 754 double.")));
+					kidx_refuse_number(psprintf("the value %s", buf), buf, false);
 				return;
 			}
 		case SK_NATIVE:

@@ -50,6 +50,7 @@
 #include "jsonb_build.h"
 #include "kernelindex.h"
 #include "liger_catalog.h"
+#include "messages.h"
 #include "row_checks.h"
 #include "row_ingest.h"
 #include "run_layout.h"
@@ -260,7 +261,7 @@ statistic_fault(const char *value, uint32 multiplier, const char *what, int64 *o
 	if (!double_carries(*out))
 	{
 		*sqlstate = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
-		return psprintf("its conversion, " INT64_FORMAT " %s, has more digits than a double carries",
+		return psprintf("its conversion, " INT64_FORMAT " %s, " KIDX_DOUBLE_CANNOT_CARRY,
 						*out, what);
 	}
 	return NULL;
@@ -287,7 +288,7 @@ samples_fault(const char *value, int64 *out, int *sqlstate)
 	if (!double_carries(*out))
 	{
 		*sqlstate = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
-		return "more digits than a double carries";
+		return KIDX_DOUBLE_CANNOT_CARRY;
 	}
 	return NULL;
 }

@@ -22,6 +22,7 @@
 #include "canonical.h"
 #include "core/jcs.h"
 #include "core/runfmt.h"
+#include "messages.h"
 #include "run_layout_int.h"
 
 /* State of one split. */
@@ -111,14 +112,9 @@ check_number(SplitState *st, Numeric num)
 
 	if (status == JCS_NUM_OK)
 		return;
-	ereport(ERROR,
-			(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-			 errmsg("document " INT64_FORMAT ": %s is %s, which canonical JSON cannot carry exactly",
-					st->pos->ord, st->path.data, canon_shown_number(dec)),
-			 errdetail("RFC 8785 writes every number as an IEEE 754 double, and %s.",
-					   status == JCS_NUM_OUT_OF_RANGE ? "this one is beyond the range of a double" :
-					   "the nearest double prints as another number"),
-			 errhint("Pass numbers that need more than a double as JSON strings.")));
+	kidx_refuse_number(psprintf("document " INT64_FORMAT ": %s is %s, which",
+								st->pos->ord, st->path.data, canon_shown_number(dec)),
+					   dec, status == JCS_NUM_OUT_OF_RANGE);
 }
 
 /* Check every number in a value of a member the layout does not know. */
