@@ -770,6 +770,7 @@ write_native(CanonSink *sink, const RunValues *rv, int i)
 	const char *dec = rv->native_text[i];
 	char		out[JCS_NUMBER_BUFLEN];
 	size_t		outlen;
+	jcs_num_status status;
 
 	if (rv->native_canon[i] != NULL)
 	{
@@ -779,10 +780,10 @@ write_native(CanonSink *sink, const RunValues *rv, int i)
 	if (dec == NULL)
 		dec = DatumGetCString(DirectFunctionCall1(numeric_out,
 												  NumericGetDatum(rv->native[i])));
-	if (jcs_number_from_decimal(dec, strlen(dec), out, &outlen) != JCS_NUM_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				 errmsg("source-native value %s cannot be carried exactly by canonical JSON", dec)));
+	status = jcs_number_from_decimal(dec, strlen(dec), out, &outlen);
+	if (status != JCS_NUM_OK)
+		kidx_refuse_number(psprintf("the source-native value %s", canon_shown_number(dec)),
+						   dec, status == JCS_NUM_OUT_OF_RANGE);
 	canon_sink_write(sink, out, outlen);
 }
 
