@@ -72,7 +72,13 @@
 #include "kernelindex.h"
 #include "run_store.h"
 
-/* Runs written per INSERT. */
+/*
+ * Runs written per INSERT at most.  Its unnest($1) argument is one array
+ * datum, which may not pass 1 GB (MaxAllocSize); 100,000 runs of a few
+ * hundred bytes keep it to tens of MB, while one INSERT's own cost (its
+ * executor start and its statement trigger's check of references,
+ * src/references.c) is spread over many runs.
+ */
 #define BATCH_CHUNK 100000
 
 /* Tables of the resource kinds, in RunRef order. */

@@ -390,7 +390,11 @@ liger_labels(const char *version)
 static void
 row_values(bool memory, LigerMeasures *m, RunValues *rv)
 {
-	static const int native_of[3] = {1, 0, 2};
+	/*
+	 * The row's order (y_value_50, _20, _80) is the run's (median, p20, p80:
+	 * RV_LATENCY + i); the native slots are in native_suffix's (_20, _50, _80).
+	 */
+	static const int native_of[RUN_NNATIVE] = {1, 0, 2};
 	int			base = memory ? RV_PEAK : RV_LATENCY;
 	int			i;
 
