@@ -12,19 +12,24 @@
  * input and the configuration, named by the workload label, whose rule is
  * the kernel's label template).  They are the documents kernelindex 0.1.0
  * built in SQL, exactly: the same jsonb, key for key and byte for byte,
- * NULL arguments included (test/sql/liger_catalog.sh keeps those SQL
- * definitions as its oracle).  Where the SQL's answer depended on the
+ * NULL arguments included (test/sql/liger_catalog_oracle.sql keeps those
+ * SQL definitions, test/sql/liger_catalog.sh compares with them).  Where the SQL's answer depended on the
  * database's locale (lower() in slugs, \s and case-insensitive matching in
  * the vendor, title and x value rules), PostgreSQL's own functions are
  * called with the database's default collation, as the SQL bodies were;
  * every rule that does not is in src/core/liger_label.c.
  *
- * The SQL functions kernelindex.liger_protocol, liger_environment,
- * liger_implementation, liger_workload, liger_workload_label and
- * liger_slug call the same builders; each call site reads the catalog
- * tables it needs once and keeps them while the active snapshot is the
- * same (a PL/pgSQL loop that inserts into a catalog sees its rows, as it
- * did with the SQL functions).
+ * Two kinds of caller use the builders.  The C functions behind the SQL
+ * functions kernelindex.liger_protocol, liger_environment,
+ * liger_implementation, liger_workload and liger_workload_label read, at
+ * each call site, the catalog tables they need once and keep them in
+ * fn_extra while the active snapshot sees the same rows (a PL/pgSQL loop
+ * that inserts into a catalog sees its rows, as it did when those
+ * functions were written in SQL); liger_slug reads no catalog.  The COPY
+ * paths read the four tables once a statement (liger_catalog_read):
+ * kernelindex.liger_rows' (src/liger_ingest.c) for all four documents,
+ * run_rows' (src/run_rows.c) for the environment
+ * (catalog_environment_document) and the kernel and provider titles.
  *
  *-------------------------------------------------------------------------
  */
@@ -58,7 +63,7 @@
 #include "liger_catalog.h"
 #include "run_layout.h"
 
-/* U+00B7 MIDDLE DOT in UTF-8, as the SQL install script writes it. */
+/* U+00B7 MIDDLE DOT in UTF-8, which titles join words with (as 0.1.0's SQL did). */
 #define MIDDOT "\xc2\xb7"
 
 /* The catalog tables a LigerCatalog holds. */
@@ -123,7 +128,7 @@ struct LigerCatalog
  * a rolled-back subtransaction wrote are gone although the snapshot's
  * numbers may not show it).  A call site lives as long as its query, or,
  * in a PL/pgSQL expression, as long as the transaction: its calls see the
- * rows of the statements between them, as the SQL functions did.
+ * rows of the statements between them, as 0.1.0's SQL functions did.
  */
 typedef struct SnapshotSig
 {
@@ -229,7 +234,7 @@ cat_query(const char *sql)
 
 /*
  * Read the catalog tables of a CAT_* mask, into the current memory context.
- * Each query reads one table whole, as the SQL builders' joins did, under
+ * Each query reads one table whole, as 0.1.0's SQL builders' joins did, under
  * the caller's snapshot (read-only SPI) and its privileges.
  */
 static LigerCatalog *
