@@ -532,10 +532,7 @@ batch_run(Batch *b, const BatchRefs *refs, const RunParts *parts, const KidxDige
 		Numeric		n = rv->native[i];
 
 		if (n == NULL && rv->native_text[i] != NULL)
-			n = DatumGetNumeric(DirectFunctionCall3(numeric_in,
-													CStringGetDatum(rv->native_text[i]),
-													ObjectIdGetDatum(InvalidOid),
-													Int32GetDatum(-1)));
+			n = run_numeric_in(rv->native_text[i]);
 		if (n != NULL)
 			SET_COLUMN(slot, BC_NATIVE0 + i, NumericGetDatum(n));
 	}

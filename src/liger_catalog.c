@@ -451,10 +451,7 @@ x_value_json(const char *x, JsonbValue *out)
 		cb.previous = error_context_stack;
 		error_context_stack = &cb;
 		out->type = jbvNumeric;
-		out->val.numeric = DatumGetNumeric(DirectFunctionCall3(numeric_in,
-															   CStringGetDatum(x),
-															   ObjectIdGetDatum(InvalidOid),
-															   Int32GetDatum(-1)));
+		out->val.numeric = run_numeric_in(x);
 		error_context_stack = cb.previous;
 		return;
 	}

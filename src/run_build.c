@@ -435,10 +435,7 @@ observed_at_text(const RunValues *rv, char *buf)
 	int			len = (int) observed_at_format(rv->observed_at, buf);
 
 	if (len == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-				 errmsg("observedAt %s is outside the years 1 to 9999",
-						timestamptz_to_str(rv->observed_at))));
+		run_observed_at_out_of_range(rv->observed_at);
 	return len;
 }
 
@@ -562,8 +559,7 @@ native_numeric(const RunValues *rv, int i)
 {
 	if (rv->native[i] != NULL)
 		return rv->native[i];
-	return DatumGetNumeric(DirectFunctionCall3(numeric_in, CStringGetDatum(rv->native_text[i]),
-											   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1)));
+	return run_numeric_in(rv->native_text[i]);
 }
 
 /* The value of a slot as a jsonb value (its presence checked). */
@@ -812,10 +808,7 @@ write_external_id(CanonSink *sink, const RunParts *parts)
 	out = canon_sink_output(stem);
 	sluglen = run_slug_format(parts->values.observed_at, slug);
 	if (sluglen == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-				 errmsg("observedAt %s is outside the years 1 to 9999",
-						timestamptz_to_str(parts->values.observed_at))));
+		run_observed_at_out_of_range(parts->values.observed_at);
 	slug[sluglen++] = '"';
 	canon_sink_write(sink, out->data, out->len - 1);
 	canon_sink_write(sink, slug, sluglen);

@@ -957,10 +957,7 @@ run_model(const RunModel *m)
 	int			i;
 
 	if (observed_at_format(m->observed_at, at) == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-				 errmsg("observedAt %s is outside the years 1 to 9999",
-						timestamptz_to_str(m->observed_at))));
+		run_observed_at_out_of_range(m->observed_at);
 	pushJsonbValue(&ps, WJB_BEGIN_OBJECT, NULL);
 	push_string(&ps, "apiVersion", KIDX_API_VERSION);
 	push_string(&ps, "kind", "BenchmarkRun");
@@ -1031,10 +1028,7 @@ run_model(const RunModel *m)
 		for (i = 0; i < RUN_NNATIVE; i++)
 			if (m->native_text[i] != NULL)
 				push_numeric(&ps, psprintf("%s%s", m->native_unit, native_suffix[i]),
-							 DatumGetNumeric(DirectFunctionCall3(numeric_in,
-																 CStringGetDatum(m->native_text[i]),
-																 ObjectIdGetDatum(InvalidOid),
-																 Int32GetDatum(-1))));
+							 run_numeric_in(m->native_text[i]));
 		pushJsonbValue(&ps, WJB_END_OBJECT, NULL);
 	}
 	pushJsonbValue(&ps, WJB_END_OBJECT, NULL);
