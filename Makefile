@@ -7,6 +7,7 @@ MODULE_big = $(EXTENSION)
 OBJS = \
 	src/kernelindex.o \
 	src/extension.o \
+	src/messages.o \
 	src/intern.o \
 	src/digest.o \
 	src/canonical.o \

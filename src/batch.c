@@ -72,7 +72,13 @@
 #include "kernelindex.h"
 #include "run_store.h"
 
-/* Runs written per INSERT. */
+/*
+ * Runs written per INSERT at most.  Its unnest($1) argument is one array
+ * datum, which may not pass 1 GB (MaxAllocSize); 100,000 runs of a few
+ * hundred bytes keep it to tens of MB, while one INSERT's own cost (its
+ * executor start and its statement trigger's check of references,
+ * src/references.c) is spread over many runs.
+ */
 #define BATCH_CHUNK 100000
 
 /* Tables of the resource kinds, in RunRef order. */
@@ -526,10 +532,7 @@ batch_run(Batch *b, const BatchRefs *refs, const RunParts *parts, const KidxDige
 		Numeric		n = rv->native[i];
 
 		if (n == NULL && rv->native_text[i] != NULL)
-			n = DatumGetNumeric(DirectFunctionCall3(numeric_in,
-													CStringGetDatum(rv->native_text[i]),
-													ObjectIdGetDatum(InvalidOid),
-													Int32GetDatum(-1)));
+			n = run_numeric_in(rv->native_text[i]);
 		if (n != NULL)
 			SET_COLUMN(slot, BC_NATIVE0 + i, NumericGetDatum(n));
 	}
@@ -1368,8 +1371,7 @@ batch_finish(Batch *b)
 	int64		stored;
 	int			i;
 
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
+	kidx_spi_connect();
 	for (i = 0; i < RR_N; i++)
 		store_resources(b, i);
 	store_keys(b);

@@ -28,6 +28,7 @@
 
 #include "canonical.h"
 #include "core/jcs.h"
+#include "messages.h"
 
 #define CANON_BUFSIZE 4096
 
@@ -309,17 +310,6 @@ canon_shown_number(const char *dec)
 	return buf.data;
 }
 
-/* The ECMAScript text of the double nearest a decimal, for messages. */
-static char *
-nearest_double_text(const char *dec)
-{
-	char		buf[JCS_NUMBER_BUFLEN];
-
-	if (jcs_format_double(strtod(dec, NULL), buf) < 0)
-		return pstrdup("an infinity");
-	return pstrdup(buf);
-}
-
 /*
  * The RFC 8785 text of a jsonb number (out: JCS_NUMBER_BUFLEN bytes, its
  * length in *outlen), or why canonical JSON cannot carry it; numeric's text
@@ -478,29 +468,18 @@ canon_write_numeric(CanonSink *sink, Numeric num)
 	char	   *dec;
 	char		out[JCS_NUMBER_BUFLEN];
 	size_t		outlen;
+	jcs_num_status status = numeric_canonical(num, &dec, out, &outlen);
 
-	switch (numeric_canonical(num, &dec, out, &outlen))
+	switch (status)
 	{
 		case JCS_NUM_OK:
 			sink_write(sink, out, outlen);
 			break;
 		case JCS_NUM_INEXACT:
-			ereport(ERROR,
-					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-					 errmsg("JSON number %s%s cannot be represented exactly as an IEEE 754 double",
-							canon_shown_number(dec), refused_number_where(sink)),
-					 errdetail("Canonical JSON (RFC 8785) writes every number as a double, and the nearest double prints as %s; "
-							   "two different documents could get the same digest.",
-							   nearest_double_text(dec)),
-					 errhint("Pass numbers that need more precision than a double as JSON strings.")));
-			break;
 		case JCS_NUM_OUT_OF_RANGE:
-			ereport(ERROR,
-					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-					 errmsg("JSON number %s%s is out of range for an IEEE 754 double",
-							canon_shown_number(dec), refused_number_where(sink)),
-					 errdetail("Canonical JSON (RFC 8785) writes every number as a double."),
-					 errhint("Pass numbers beyond the range of a double as JSON strings.")));
+			kidx_refuse_number(psprintf("JSON number %s%s", canon_shown_number(dec),
+										refused_number_where(sink)),
+							   dec, status == JCS_NUM_OUT_OF_RANGE);
 			break;
 		case JCS_NUM_SYNTAX:
 			elog(ERROR, "unexpected numeric text \"%s\"", dec);

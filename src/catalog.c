@@ -45,7 +45,7 @@
  * a rolled-back subtransaction wrote are gone although the snapshot's
  * numbers may not show it).  A call site lives as long as its query, or,
  * in a PL/pgSQL expression, as long as the transaction: its calls see the
- * rows of the statements between them, as the SQL functions did.
+ * rows of the statements between them, as 0.1.0's SQL functions did.
  */
 typedef struct SnapshotSig
 {
@@ -123,7 +123,7 @@ cat_query(const char *sql)
 
 /*
  * Read the catalog tables of a CAT_* mask, into the current memory context.
- * Each query reads one table whole, as the SQL builders' joins did, under
+ * Each query reads one table whole, as 0.1.0's SQL builders' joins did, under
  * the caller's snapshot (read-only SPI) and its privileges.
  */
 static KidxCatalog *
@@ -136,8 +136,7 @@ catalog_read_tables(int tables)
 	int			i;
 
 	c->tables = tables;
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
+	kidx_spi_connect();
 
 	if (tables & CAT_GPUS)
 	{

@@ -290,6 +290,13 @@ read_ids(DictSet *ds, DictKind kind, HTAB *by_hash, Datum *hashes, int n)
 	SPI_freetuptable(SPI_tuptable);
 }
 
+/*
+ * The rules a template row of kernelindex.run_templates carries after its
+ * hash and value: name_form, name_prefix, name_cut, external_id_form,
+ * native_unit (the INSERT's $3 to $7, in that order).
+ */
+#define TEMPLATE_RULES 5
+
 /* Store one dictionary's values and learn their ids. */
 static void
 store_dictionary(DictSet *ds, DictKind kind)
@@ -299,10 +306,10 @@ store_dictionary(DictSet *ds, DictKind kind)
 	bool		is_jsonb = kind == DK_LABELS || kind == DK_TEMPLATE;
 	Datum	   *hashes;
 	Datum	   *values;
-	Datum	   *rules[5];
-	bool	   *rule_nulls[5];
-	Oid			types[7];
-	Datum		args[7];
+	Datum	   *rules[TEMPLATE_RULES];
+	bool	   *rule_nulls[TEMPLATE_RULES];
+	Oid			types[2 + TEMPLATE_RULES];
+	Datum		args[2 + TEMPLATE_RULES];
 	int			nargs = 2;
 	HTAB	   *by_hash;
 	HASHCTL		ctl;
@@ -320,7 +327,7 @@ store_dictionary(DictSet *ds, DictKind kind)
 	by_hash = hash_create("kernelindex dictionary hashes", n, &ctl,
 						  HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
 	if (kind == DK_TEMPLATE)
-		for (i = 0; i < 5; i++)
+		for (i = 0; i < TEMPLATE_RULES; i++)
 		{
 			rules[i] = palloc(sizeof(Datum) * n);
 			rule_nulls[i] = palloc0(sizeof(bool) * n);
@@ -381,7 +388,7 @@ store_dictionary(DictSet *ds, DictKind kind)
 			{
 				int			j;
 
-				for (j = 0; j < 5; j++)
+				for (j = 0; j < TEMPLATE_RULES; j++)
 				{
 					rules[j][m] = rules[j][i];
 					rule_nulls[j][m] = rule_nulls[j][i];
@@ -397,14 +404,14 @@ store_dictionary(DictSet *ds, DictKind kind)
 		args[1] = kidx_datum_array(values, NULL, m, is_jsonb ? JSONBOID : TEXTOID);
 		if (kind == DK_TEMPLATE)
 		{
-			static const Oid rule_type[5] = {TEXTOID, TEXTOID, INT4OID, TEXTOID, TEXTOID};
+			static const Oid rule_type[TEMPLATE_RULES] = {TEXTOID, TEXTOID, INT4OID, TEXTOID, TEXTOID};
 
-			for (i = 0; i < 5; i++)
+			for (i = 0; i < TEMPLATE_RULES; i++)
 			{
 				types[2 + i] = get_array_type(rule_type[i]);
 				args[2 + i] = kidx_datum_array(rules[i], rule_nulls[i], m, rule_type[i]);
 			}
-			nargs = 7;
+			nargs = 2 + TEMPLATE_RULES;
 		}
 		kidx_spi_execute(kind == DK_TEMPLATE ?
 						 "INSERT INTO kernelindex.run_templates AS t (hash, value, name_form, name_prefix,"
@@ -519,8 +526,7 @@ cache_lookup(DictCache *dc, DictKind kind, int32 id)
 
 	if (found)
 		return e->value;
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
+	kidx_spi_connect();
 	kidx_spi_execute_kept(psprintf("SELECT t.value%s FROM kernelindex.%s AS t"
 								   " WHERE t.id OPERATOR(pg_catalog.=) $1",
 								   kind == DK_TEMPLATE ?

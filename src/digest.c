@@ -27,13 +27,11 @@
 
 #include "core/digesttext.h"
 #include "digest.h"
+#include "messages.h"
 
 StaticAssertDecl(KIDX_DIGEST_LEN == DIGEST_TEXT_BYTES &&
 				 KIDX_DIGEST_TEXT_LEN == DIGEST_TEXT_LEN,
 				 "digest.h and core/digesttext.h disagree");
-
-/* Longest prefix of a bad input shown in an error message, in bytes. */
-#define KIDX_SHOWN_INPUT_MAX 80
 
 /* State of abbreviated-key sorting: how many distinct prefixes were seen. */
 typedef struct DigestSortState
@@ -61,19 +59,6 @@ PG_FUNCTION_INFO_V1(kidx_digest_hash_extended);
 PG_FUNCTION_INFO_V1(kidx_digest_sortsupport);
 PG_FUNCTION_INFO_V1(kidx_digest_to_bytea);
 PG_FUNCTION_INFO_V1(kidx_digest_from_bytea);
-
-/* Return the input as shown in error messages: cut at a character boundary. */
-static char *
-shown_input(const char *str)
-{
-	int			len = strlen(str);
-	int			cut;
-
-	if (len <= KIDX_SHOWN_INPUT_MAX)
-		return pstrdup(str);
-	cut = pg_mbcliplen(str, len, KIDX_SHOWN_INPUT_MAX);
-	return psprintf("%.*s...", cut, str);
-}
 
 /* The byte length of a character in the server encoding. */
 static int
@@ -137,7 +122,7 @@ kidx_digest_in(PG_FUNCTION_ARGS)
 		KIDX_ERETURN(fcinfo->context, (Datum) 0,
 					 errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 					 errmsg("invalid input syntax for type %s: \"%s\"",
-							"kidx_digest", shown_input(str)),
+							"kidx_digest", kidx_shown(str, strlen(str))),
 					 errdetail_internal("%s", detail),
 					 errhint("%s", hint));
 	PG_RETURN_KIDX_DIGEST_P(result);

@@ -567,8 +567,7 @@ export_resource(ExportCache *ec, RunRef kind, const KidxDigest *digest)
 	if (found)
 		return r->document;
 	r->document = NULL;
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
+	kidx_spi_connect();
 	export_query(ec, psprintf("SELECT t.document FROM kernelindex.%s AS t"
 							  " WHERE t.digest OPERATOR(%s.=) $1",
 							  kind == RR_PROTOCOL ? "protocols" : kind == RR_WORKLOAD ? "workloads" :
@@ -821,8 +820,7 @@ key_digests(ExportCache *ec, const KidxDigest *key)
 
 	if (found)
 		return k;
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
+	kidx_spi_connect();
 	export_query(ec, psprintf("SELECT p.digest, w.digest, e.digest, w.label FROM kernelindex.comparability_keys AS k"
 							  " JOIN kernelindex.protocols AS p ON p.id OPERATOR(pg_catalog.=) k.protocol_id"
 							  " JOIN kernelindex.workloads AS w ON w.id OPERATOR(pg_catalog.=) k.workload_id"
@@ -864,8 +862,7 @@ implementation_digest(ExportCache *ec, int32 id)
 
 	if (found)
 		return &e->digest;
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
+	kidx_spi_connect();
 	export_query(ec, "SELECT t.digest FROM kernelindex.implementations AS t"
 				 " WHERE t.id OPERATOR(pg_catalog.=) $1", 1, types, args);
 	if (SPI_processed != 1)
@@ -955,8 +952,7 @@ run_bundle_by_digest(FunctionCallInfo fcinfo, bool whole)
 	char	   *strings[2];
 	bool		isnull;
 
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
+	kidx_spi_connect();
 	export_query(ec, psprintf("SELECT r FROM kernelindex.runs AS r"
 							  " WHERE r.digest OPERATOR(%s.=) $1", kidx_extension_schema()),
 				 1, types, args);

@@ -45,6 +45,14 @@ rethrow_without_context(MemoryContext cxt)
 	ReThrowError(edata);
 }
 
+/* Connect to SPI; see extension.h (a failure cannot happen: elog). */
+void
+kidx_spi_connect(void)
+{
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+}
+
 /* Run a query with SPI; see extension.h. */
 int
 kidx_spi_execute(const char *sql, int nargs, Oid *argtypes, Datum *values,
@@ -271,8 +279,7 @@ kidx_distributed(const char *relname)
 	}
 	else
 		args[0] = ObjectIdGetDatum(nsp);
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
+	kidx_spi_connect();
 	kidx_spi_execute(relname != NULL ?
 					 "SELECT 1 FROM pg_catalog.pg_dist_partition AS p"
 					 " WHERE p.logicalrelid::pg_catalog.oid OPERATOR(pg_catalog.=) $1" :

@@ -14,6 +14,12 @@
 #include "executor/spi.h"
 
 /*
+ * Connect to SPI (SPI_connect), raising an error if it fails; every caller
+ * then ends with SPI_finish().
+ */
+extern void kidx_spi_connect(void);
+
+/*
  * Run a query with SPI (the caller is connected); errors are raised
  * without the CONTEXT and internal query of the statement, so that a user
  * sees the message of the fault, not kernelindex's SQL.

@@ -36,6 +36,7 @@
 #include "core/jcs.h"
 #include "core/runfmt.h"
 #include "liger.h"
+#include "messages.h"
 #include "row_checks.h"
 
 const char *const lr_column_names[LR_NCOLUMNS + 1] = {
@@ -50,8 +51,7 @@ const char *const lr_column_names[LR_NCOLUMNS + 1] = {
 /* Reasons returned in more than one place. */
 static const char reason_negative[] = "negative";
 static const char reason_too_large[] = "too large: its conversion does not fit in bigint";
-static const char reason_too_precise[] =
-"has more digits than a double carries; it cannot be kept exactly as written";
+static const char reason_too_precise[] = KIDX_DOUBLE_CANNOT_CARRY;
 
 /* What kidx_liger_row_fault keeps across the rows of one query. */
 typedef struct RowFaultCache

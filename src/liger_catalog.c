@@ -13,20 +13,24 @@
  * input and the configuration, named by the workload label, whose rule is
  * the kernel's label template).  They are the documents kernelindex 0.1.0
  * built in SQL, exactly: the same jsonb, key for key and byte for byte,
- * NULL arguments included (test/sql/liger_catalog.sh keeps those SQL
- * definitions as its oracle).  Where the SQL's answer depended on the
- * database's locale (lower() in slugs, \s and case-insensitive matching in
+ * NULL arguments included (test/sql/liger_catalog_oracle.sql keeps those
+ * SQL definitions, test/sql/liger_catalog.sh compares with them).  Where
+ * the SQL's answer depended on the database's locale (lower() in slugs, \s and case-insensitive matching in
  * the vendor, title and x value rules), PostgreSQL's own functions are
  * called with the database's default collation, as the SQL bodies were;
  * every rule that does not is in src/core/liger_label.c (slugs and name
  * cuts: src/core/slug.c).
  *
- * The SQL functions kernelindex.liger_protocol, liger_environment,
- * liger_implementation, liger_workload, liger_workload_label and
- * liger_slug call the same builders; each call site reads the catalog
- * tables it needs once (catalog_call_site) and keeps them while the
- * active snapshot is the same (a PL/pgSQL loop that inserts into a catalog sees its rows, as it
- * did with the SQL functions).
+ * Two kinds of caller use the builders.  The C functions behind the SQL
+ * functions kernelindex.liger_protocol, liger_environment,
+ * liger_implementation, liger_workload and liger_workload_label read, at
+ * each call site, the catalog tables they need once (catalog_call_site)
+ * and keep them while the active snapshot sees the same rows (a PL/pgSQL
+ * loop that inserts into a catalog sees its rows, as it did when those
+ * functions were written in SQL); liger_slug reads no catalog.  The COPY
+ * paths of kernelindex.liger_rows (src/liger_ingest.c) and run_rows
+ * (src/run_rows.c) read the four tables once a statement
+ * (kidx_catalog_read).
  *
  *-------------------------------------------------------------------------
  */
@@ -122,10 +126,7 @@ x_value_json(const char *x, JsonbValue *out)
 		cb.previous = error_context_stack;
 		error_context_stack = &cb;
 		out->type = jbvNumeric;
-		out->val.numeric = DatumGetNumeric(DirectFunctionCall3(numeric_in,
-															   CStringGetDatum(x),
-															   ObjectIdGetDatum(InvalidOid),
-															   Int32GetDatum(-1)));
+		out->val.numeric = run_numeric_in(x);
 		error_context_stack = cb.previous;
 		return;
 	}

@@ -390,7 +390,11 @@ liger_labels(const char *version)
 static void
 row_values(bool memory, LigerMeasures *m, RunValues *rv)
 {
-	static const int native_of[3] = {1, 0, 2};
+	/*
+	 * The row's order (y_value_50, _20, _80) is the run's (median, p20, p80:
+	 * RV_LATENCY + i); the native slots are in native_suffix's (_20, _50, _80).
+	 */
+	static const int native_of[RUN_NNATIVE] = {1, 0, 2};
 	int			base = memory ? RV_PEAK : RV_LATENCY;
 	int			i;
 
@@ -610,8 +614,7 @@ quarantine(LigerState *ls)
 	for (c = 2; c <= 4 + LR_NCOLUMNS; c++)
 		appendStringInfo(&sql, ", pg_catalog.unnest($%d)", c);
 	appendStringInfoString(&sql, ") ORDER BY 1");
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
+	kidx_spi_connect();
 	kidx_spi_execute(sql.data, 4 + LR_NCOLUMNS, argtypes, args, NULL, false, 0);
 	SPI_finish();
 }

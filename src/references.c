@@ -273,8 +273,7 @@ kidx_runs_references_check(PG_FUNCTION_ARGS)
 	}
 	ExecDropSingleTupleTableSlot(slot);
 
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
+	kidx_spi_connect();
 	for (c = 0; c < RC_N; c++)
 		if (values[c] != NULL)
 			check_column("runs", &run_column[c], values[c], n[c]);
@@ -444,8 +443,7 @@ kidx_runs_references_guard(PG_FUNCTION_ARGS)
 				 errhint("Ingest runs with the new values instead.")));
 	}
 
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
+	kidx_spi_connect();
 	if (TRIGGER_FIRED_BY_TRUNCATE(td->tg_event))
 	{
 		if (rows_use(referrer, table, (Datum) 0, InvalidOid, &col, &shown))

@@ -22,6 +22,7 @@
 #include "compat.h"
 #include "core/jcs.h"
 #include "core/runfmt.h"
+#include "messages.h"
 #include "row_checks.h"
 
 /* State of the JSON walk over a JSON object field. */
@@ -38,14 +39,9 @@ typedef struct JsonCheck
 char *
 row_shown_value(const char *value)
 {
-	size_t		len = value ? strlen(value) : 0;
-
 	if (value == NULL)
 		return pstrdup("");
-	if (len <= ROW_SHOWN_MAX)
-		return pstrdup(value);
-	return psprintf("%.*s...", pg_mbcliplen(value, (int) len, ROW_SHOWN_MAX),
-					value);
+	return kidx_shown(value, strlen(value));
 }
 
 /* True if s is empty or only white space. */
@@ -279,8 +275,8 @@ row_json_object_fault(const char *value, int *sqlstate)
 	if (state.bad_number != NULL)
 	{
 		*sqlstate = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
-		return psprintf("the number %s has more digits than a double carries "
-						"(write it as a string)", state.bad_number);
+		return psprintf("the number %s " KIDX_DOUBLE_CANNOT_CARRY " (write it as a string)",
+						state.bad_number);
 	}
 	return NULL;
 }

@@ -14,9 +14,6 @@
 
 #include "datatype/timestamp.h"
 
-/* Longest value shown in a fault before it is cut, in bytes. */
-#define ROW_SHOWN_MAX	200
-
 /*
  * Deepest nesting of arrays and objects a JSON field may have: harness
  * configurations are flat; the limit keeps a hostile one from exhausting
@@ -24,7 +21,7 @@
  */
 #define ROW_JSON_MAX_DEPTH 100
 
-/* A value as a fault shows it: cut at ROW_SHOWN_MAX bytes; NULL as "". */
+/* A value as a fault shows it: kidx_shown() (messages.h); NULL as "". */
 extern char *row_shown_value(const char *value);
 
 /* True if s is empty or only white space. */

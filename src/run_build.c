@@ -29,6 +29,7 @@
 #include "canonical.h"
 #include "core/jcs.h"
 #include "core/runfmt.h"
+#include "messages.h"
 #include "run_layout_int.h"
 
 /* What a slot holds. */
@@ -434,10 +435,7 @@ observed_at_text(const RunValues *rv, char *buf)
 	int			len = (int) observed_at_format(rv->observed_at, buf);
 
 	if (len == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-				 errmsg("observedAt %s is outside the years 1 to 9999",
-						timestamptz_to_str(rv->observed_at))));
+		run_observed_at_out_of_range(rv->observed_at);
 	return len;
 }
 
@@ -561,8 +559,7 @@ native_numeric(const RunValues *rv, int i)
 {
 	if (rv->native[i] != NULL)
 		return rv->native[i];
-	return DatumGetNumeric(DirectFunctionCall3(numeric_in, CStringGetDatum(rv->native_text[i]),
-											   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1)));
+	return run_numeric_in(rv->native_text[i]);
 }
 
 /* The value of a slot as a jsonb value (its presence checked). */
@@ -769,6 +766,7 @@ write_native(CanonSink *sink, const RunValues *rv, int i)
 	const char *dec = rv->native_text[i];
 	char		out[JCS_NUMBER_BUFLEN];
 	size_t		outlen;
+	jcs_num_status status;
 
 	if (rv->native_canon[i] != NULL)
 	{
@@ -778,10 +776,10 @@ write_native(CanonSink *sink, const RunValues *rv, int i)
 	if (dec == NULL)
 		dec = DatumGetCString(DirectFunctionCall1(numeric_out,
 												  NumericGetDatum(rv->native[i])));
-	if (jcs_number_from_decimal(dec, strlen(dec), out, &outlen) != JCS_NUM_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				 errmsg("source-native value %s cannot be carried exactly by canonical JSON", dec)));
+	status = jcs_number_from_decimal(dec, strlen(dec), out, &outlen);
+	if (status != JCS_NUM_OK)
+		kidx_refuse_number(psprintf("the source-native value %s", canon_shown_number(dec)),
+						   dec, status == JCS_NUM_OUT_OF_RANGE);
 	canon_sink_write(sink, out, outlen);
 }
 
@@ -810,10 +808,7 @@ write_external_id(CanonSink *sink, const RunParts *parts)
 	out = canon_sink_output(stem);
 	sluglen = run_slug_format(parts->values.observed_at, slug);
 	if (sluglen == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-				 errmsg("observedAt %s is outside the years 1 to 9999",
-						timestamptz_to_str(parts->values.observed_at))));
+		run_observed_at_out_of_range(parts->values.observed_at);
 	slug[sluglen++] = '"';
 	canon_sink_write(sink, out->data, out->len - 1);
 	canon_sink_write(sink, slug, sluglen);
@@ -848,10 +843,7 @@ write_slot(CanonSink *sink, const RunParts *parts, const LayoutNode *n)
 				else if (jcs_number_from_decimal(buf, len, out, &outlen) == JCS_NUM_OK)
 					canon_sink_write(sink, out, outlen);
 				else
-					ereport(ERROR,
-							(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-							 errmsg("value %s cannot be carried exactly by canonical JSON", buf),
-							 errdetail("RFC 8785 writes every number as an IEEE 754 double.")));
+					kidx_refuse_number(psprintf("the value %s", buf), buf, false);
 				return;
 			}
 		case SK_NATIVE:

@@ -47,10 +47,8 @@
 #include "canonical.h"
 #include "core/slug.h"
 #include "core/runfmt.h"
+#include "messages.h"
 #include "run_layout_int.h"
-
-/* Longest value shown whole in a message, in bytes. */
-#define SHOWN_MAX 60
 
 const char *const run_ref_member[RR_N] = {
 	"protocolDigest", "workloadDigest", "environmentDigest", "implementationDigest"
@@ -220,14 +218,12 @@ run_shown_value(JsonbValue *v)
 		case jbvNumeric:
 			s = DatumGetCString(DirectFunctionCall1(numeric_out,
 													NumericGetDatum(v->val.numeric)));
-			if (strlen(s) > SHOWN_MAX)
-				return psprintf("the number %.*s...", SHOWN_MAX, s);
-			return psprintf("the number %s", s);
+			return psprintf("the number %s", kidx_shown(s, strlen(s)));
 		case jbvString:
 			initStringInfo(&buf);
 			appendStringInfoString(&buf, "the string ");
 			s = pnstrdup(v->val.string.val,
-						 pg_mbcliplen(v->val.string.val, v->val.string.len, SHOWN_MAX));
+						 kidx_shown_len(v->val.string.val, v->val.string.len));
 			escape_json(&buf, s);
 			if ((int) strlen(s) < v->val.string.len)
 				appendStringInfoString(&buf, "...");
@@ -281,6 +277,25 @@ run_template_hash(const RunTemplate *t, pg_uuid_t *result)
 	memcpy(result->data, digest.data, UUID_LEN);
 }
 
+/* Refuse an observedAt outside the years 1 to 9999; see run_layout.h. */
+void
+run_observed_at_out_of_range(TimestampTz at)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+			 errmsg("observedAt %s is outside the years 1 to 9999",
+					timestamptz_to_str(at))));
+}
+
+/* A decimal's text as a numeric; see run_layout.h. */
+Numeric
+run_numeric_in(const char *dec)
+{
+	return DatumGetNumeric(DirectFunctionCall3(numeric_in, CStringGetDatum(dec),
+											   ObjectIdGetDatum(InvalidOid),
+											   Int32GetDatum(-1)));
+}
+
 /* The string a stem derives for an instant; see run_layout.h. */
 char *
 run_derived_string(const char *stem, int cut, TimestampTz at)
@@ -291,10 +306,7 @@ run_derived_string(const char *stem, int cut, TimestampTz at)
 	char	   *out = palloc(stemlen + sluglen + 1);
 
 	if (sluglen == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-				 errmsg("observedAt %s is outside the years 1 to 9999",
-						timestamptz_to_str(at))));
+		run_observed_at_out_of_range(at);
 	runfmt_derive(stem, stemlen, slug, sluglen, cut, run_server_mblen, out);
 	return out;
 }

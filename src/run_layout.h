@@ -278,6 +278,15 @@ extern char *run_derived_string(const char *stem, int cut, TimestampTz at);
 /* A short phrase for a JSON value in messages: the number 12, "abc", null. */
 extern char *run_shown_value(JsonbValue *v);
 
+/*
+ * Refuse (22008) an observedAt that the RFC 3339 text and the slug of a run
+ * cannot write: outside the years 1 to 9999.
+ */
+extern void run_observed_at_out_of_range(TimestampTz at) pg_attribute_noreturn();
+
+/* A decimal's text (a native value as written, say) as a numeric. */
+extern Numeric run_numeric_in(const char *dec);
+
 /* The byte length of a character in the server encoding (for src/core). */
 extern int	run_server_mblen(const unsigned char *s);
 

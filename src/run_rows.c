@@ -50,6 +50,7 @@
 #include "jsonb_build.h"
 #include "kernelindex.h"
 #include "catalog.h"
+#include "messages.h"
 #include "row_checks.h"
 #include "row_ingest.h"
 #include "run_layout.h"
@@ -260,7 +261,7 @@ statistic_fault(const char *value, uint32 multiplier, const char *what, int64 *o
 	if (!double_carries(*out))
 	{
 		*sqlstate = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
-		return psprintf("its conversion, " INT64_FORMAT " %s, has more digits than a double carries",
+		return psprintf("its conversion, " INT64_FORMAT " %s, " KIDX_DOUBLE_CANNOT_CARRY,
 						*out, what);
 	}
 	return NULL;
@@ -287,7 +288,7 @@ samples_fault(const char *value, int64 *out, int *sqlstate)
 	if (!double_carries(*out))
 	{
 		*sqlstate = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
-		return "more digits than a double carries";
+		return KIDX_DOUBLE_CANNOT_CARRY;
 	}
 	return NULL;
 }
@@ -877,8 +878,7 @@ quarantine(RowsState *rs)
 	for (c = 1; c < 4; c++)
 		args[c] = kidx_datum_array(elems[c], nulls[c], rs->nbad, TEXTOID);
 	args[4] = kidx_datum_array(elems[4], nulls[4], rs->nbad, JSONBOID);
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
+	kidx_spi_connect();
 	kidx_spi_execute("INSERT INTO kernelindex.rejected_rows (source, row_number, column_name, bad_value, reason, fields)"
 					 " SELECT 'run_rows', u.* FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2),"
 					 " pg_catalog.unnest($3), pg_catalog.unnest($4), pg_catalog.unnest($5)) AS u ORDER BY 1",

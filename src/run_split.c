@@ -22,6 +22,7 @@
 #include "canonical.h"
 #include "core/jcs.h"
 #include "core/runfmt.h"
+#include "messages.h"
 #include "run_layout_int.h"
 
 /* State of one split. */
@@ -111,14 +112,9 @@ check_number(SplitState *st, Numeric num)
 
 	if (status == JCS_NUM_OK)
 		return;
-	ereport(ERROR,
-			(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-			 errmsg("document " INT64_FORMAT ": %s is %s, which canonical JSON cannot carry exactly",
-					st->pos->ord, st->path.data, canon_shown_number(dec)),
-			 errdetail("RFC 8785 writes every number as an IEEE 754 double, and %s.",
-					   status == JCS_NUM_OUT_OF_RANGE ? "this one is beyond the range of a double" :
-					   "the nearest double prints as another number"),
-			 errhint("Pass numbers that need more than a double as JSON strings.")));
+	kidx_refuse_number(psprintf("document " INT64_FORMAT ": %s is %s, which",
+								st->pos->ord, st->path.data, canon_shown_number(dec)),
+					   dec, status == JCS_NUM_OUT_OF_RANGE);
 }
 
 /* Check every number in a value of a member the layout does not know. */
@@ -963,10 +959,7 @@ run_model(const RunModel *m)
 	int			i;
 
 	if (observed_at_format(m->observed_at, at) == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-				 errmsg("observedAt %s is outside the years 1 to 9999",
-						timestamptz_to_str(m->observed_at))));
+		run_observed_at_out_of_range(m->observed_at);
 	pushJsonbValue(&ps, WJB_BEGIN_OBJECT, NULL);
 	push_string(&ps, "apiVersion", KIDX_API_VERSION);
 	push_string(&ps, "kind", "BenchmarkRun");
@@ -1037,10 +1030,7 @@ run_model(const RunModel *m)
 		for (i = 0; i < RUN_NNATIVE; i++)
 			if (m->native_text[i] != NULL)
 				push_numeric(&ps, psprintf("%s%s", m->native_unit, native_suffix[i]),
-							 DatumGetNumeric(DirectFunctionCall3(numeric_in,
-																 CStringGetDatum(m->native_text[i]),
-																 ObjectIdGetDatum(InvalidOid),
-																 Int32GetDatum(-1))));
+							 run_numeric_in(m->native_text[i]));
 		pushJsonbValue(&ps, WJB_END_OBJECT, NULL);
 	}
 	pushJsonbValue(&ps, WJB_END_OBJECT, NULL);

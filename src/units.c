@@ -14,7 +14,6 @@
 
 #include <math.h>
 
-#include "mb/pg_wchar.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
 #include "utils/numeric.h"
@@ -23,9 +22,7 @@
 
 #include "core/decimal.h"
 #include "core/jcs.h"
-
-/* Longest input shown in an error message, in bytes. */
-#define UNITS_SHOWN_INPUT_MAX 60
+#include "messages.h"
 
 /* A conversion from one unit to a whole number of a smaller one. */
 typedef struct UnitConversion
@@ -45,18 +42,6 @@ PG_FUNCTION_INFO_V1(kidx_mib_to_bytes_numeric);
 PG_FUNCTION_INFO_V1(kidx_mib_to_bytes_text);
 PG_FUNCTION_INFO_V1(kidx_mib_to_bytes_float8);
 
-/* The input as shown in an error message: cut at a character boundary. */
-static char *
-shown_input(const char *s, size_t len)
-{
-	int			cut;
-
-	if (len <= UNITS_SHOWN_INPUT_MAX)
-		return pnstrdup(s, len);
-	cut = pg_mbcliplen(s, len, UNITS_SHOWN_INPUT_MAX);
-	return psprintf("%.*s...", cut, s);
-}
-
 /* Scale decimal text by a conversion, or raise an error naming the input. */
 static int64
 convert_decimal(const char *s, size_t len, const UnitConversion *conv)
@@ -71,35 +56,35 @@ convert_decimal(const char *s, size_t len, const UnitConversion *conv)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 					 errmsg("invalid number of %s: \"%s\"",
-							conv->from, shown_input(s, len)),
+							conv->from, kidx_shown(s, len)),
 					 errdetail("The value is empty.")));
 			break;
 		case DEC_SYNTAX:
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 					 errmsg("invalid number of %s: \"%s\"",
-							conv->from, shown_input(s, len)),
+							conv->from, kidx_shown(s, len)),
 					 errdetail("Expected a decimal number such as \"2.5\" or \"1e-05\".")));
 			break;
 		case DEC_NAN:
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("cannot convert \"%s\" %s to %s",
-							shown_input(s, len), conv->from, conv->to),
+							kidx_shown(s, len), conv->from, conv->to),
 					 errdetail("NaN is not a measurement.")));
 			break;
 		case DEC_INFINITE:
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("cannot convert \"%s\" %s to %s",
-							shown_input(s, len), conv->from, conv->to),
+							kidx_shown(s, len), conv->from, conv->to),
 					 errdetail("An infinite value is not a measurement.")));
 			break;
 		case DEC_OUT_OF_RANGE:
 			ereport(ERROR,
 					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 					 errmsg("\"%s\" %s is out of range for %s in bigint",
-							shown_input(s, len), conv->from, conv->to)));
+							kidx_shown(s, len), conv->from, conv->to)));
 			break;
 	}
 	return result;
