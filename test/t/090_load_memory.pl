@@ -112,7 +112,7 @@ cmp_ok($chunks, '>', 1, "stored in $chunks chunks");
 cmp_ok($peak, '<', 200_000, "the loading backend's anonymous memory peaked at $peak kB");
 note("documents: $chunks chunks, peak RssAnon $peak kB");
 is($node->safe_psql('kidx_docs', q{SELECT count(*) FROM kernelindex.run_bundles b
-	WHERE b.bundle IS DISTINCT FROM kernelindex.run_bundle(b.digest)}), '0',
+	WHERE b.bundle IS DISTINCT FROM kernelindex.run_bundle(b.digest::kidx_digest)}), '0',
 	'every run comes back as its bundle');
 $node->stop;
 
