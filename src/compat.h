@@ -23,6 +23,16 @@
 #include "varatt.h"
 #endif
 
+/*
+ * A function that never returns is declared "pg_noreturn extern void f(...)".
+ * PostgreSQL 18 replaced the postfix pg_attribute_noreturn() with the prefix
+ * pg_noreturn (the C11 _Noreturn specifier, c.h); before 18 the same GCC
+ * attribute serves, which may stand before a declaration.
+ */
+#ifndef pg_noreturn
+#define pg_noreturn pg_attribute_noreturn()
+#endif
+
 #include "common/jsonapi.h"
 #include "storage/proc.h"
 #include "utils/datetime.h"

@@ -9,6 +9,8 @@
 #ifndef KIDX_MESSAGES_H
 #define KIDX_MESSAGES_H
 
+#include "compat.h"
+
 /*
  * Longest value shown whole in a message, in bytes; a longer one is cut at
  * a character boundary at or before it and followed by "...".  The value a
@@ -37,6 +39,7 @@ extern char *kidx_shown(const char *s, int len);
  * message first: "JSON number 1e+400 at $.x", "document 1: $.a is 1e+400,
  * which".
  */
-extern void kidx_refuse_number(const char *what, const char *dec, bool out_of_range) pg_attribute_noreturn();
+pg_noreturn extern void kidx_refuse_number(const char *what, const char *dec,
+										   bool out_of_range);
 
 #endif							/* KIDX_MESSAGES_H */

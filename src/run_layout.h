@@ -20,6 +20,7 @@
 #ifndef KIDX_RUN_LAYOUT_H
 #define KIDX_RUN_LAYOUT_H
 
+#include "compat.h"
 #include "lib/stringinfo.h"
 #include "utils/jsonb.h"
 #include "utils/numeric.h"
@@ -282,7 +283,7 @@ extern char *run_shown_value(JsonbValue *v);
  * Refuse (22008) an observedAt that the RFC 3339 text and the slug of a run
  * cannot write: outside the years 1 to 9999.
  */
-extern void run_observed_at_out_of_range(TimestampTz at) pg_attribute_noreturn();
+pg_noreturn extern void run_observed_at_out_of_range(TimestampTz at);
 
 /* A decimal's text (a native value as written, say) as a numeric. */
 extern Numeric run_numeric_in(const char *dec);

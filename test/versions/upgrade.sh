@@ -114,7 +114,7 @@ record() {
 		\echo == documents
 		COPY (SELECT document FROM kernelindex.documents ORDER BY document::text COLLATE "C") TO STDOUT;
 		\echo == digests: stored, recomputed from the run, its bytes, canonical digest of the bundle
-		COPY (SELECT digest, kidx_resource_digest(document -> 'run'), kidx_digest_to_bytea(digest),
+		COPY (SELECT digest, kidx_resource_digest(document -> 'run'), kidx_digest_to_bytea(digest::kidx_digest),
 		             kidx_canonical_digest(bundle)
 		      FROM kernelindex.run_bundles ORDER BY digest) TO STDOUT;
 		\echo == resource digests recomputed
