@@ -984,7 +984,7 @@ typedef struct ExternalEntry
 typedef struct RunsBuffer
 {
 	MemoryContext cxt;			/* its rows; reset when written */
-	SPIPlanPtr	plan;
+	SPIPlanPtr	plan;			/* its INSERT's, kept (kidx_kept_plan) */
 	bool		existing;		/* runs of keys stored before */
 	bool		counted;		/* the INSERT returns the count it stored */
 	Datum	   *rows;			/* composite datums of runs rows */
@@ -1100,9 +1100,7 @@ writer_open(RunsWriter *w, Batch *b)
 		buf->rows = MemoryContextAlloc(b->cxt, sizeof(Datum) * w->cap);
 		buf->ords = MemoryContextAlloc(b->cxt, sizeof(int64) * w->cap);
 		buf->externals = MemoryContextAlloc(b->cxt, sizeof(ExternalParts) * w->cap);
-		buf->plan = SPI_prepare(sql, 1, argtypes);
-		if (buf->plan == NULL)
-			elog(ERROR, "SPI_prepare failed (%s) on: %s", SPI_result_code_string(SPI_result), sql);
+		buf->plan = kidx_kept_plan(sql, 1, argtypes);
 	}
 }
 
@@ -1347,10 +1345,7 @@ store_runs(Batch *b)
 	writer_flush(&w, b, &w.buf[0]);
 	writer_flush(&w, b, &w.buf[1]);
 	for (i = 0; i < 2; i++)
-	{
-		SPI_freeplan(w.buf[i].plan);
 		MemoryContextDelete(w.buf[i].cxt);
-	}
 	ExecDropSingleTupleTableSlot(in);
 	tuplesort_end(b->runs);
 	b->runs = NULL;

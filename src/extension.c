@@ -109,10 +109,9 @@ typedef struct KeptPlan
 	SPIPlanPtr	plan;
 } KeptPlan;
 
-/* Run a query by a plan kept for the backend's life; see extension.h. */
-int
-kidx_spi_execute_kept(const char *sql, int nargs, Oid *argtypes, Datum *values,
-					  const char *nulls, bool read_only, long count)
+/* The plan of sql kept for the backend's life; see extension.h. */
+SPIPlanPtr
+kidx_kept_plan(const char *sql, int nargs, Oid *argtypes)
 {
 	static HTAB *plans = NULL;
 	KeptPlan   *e;
@@ -157,7 +156,16 @@ kidx_spi_execute_kept(const char *sql, int nargs, Oid *argtypes, Datum *values,
 		e = hash_search(plans, key, HASH_ENTER, NULL);
 		e->plan = plan;
 	}
-	return kidx_spi_execute_plan(e->plan, values, nulls, read_only, count);
+	return e->plan;
+}
+
+/* Run a query by a plan kept for the backend's life; see extension.h. */
+int
+kidx_spi_execute_kept(const char *sql, int nargs, Oid *argtypes, Datum *values,
+					  const char *nulls, bool read_only, long count)
+{
+	return kidx_spi_execute_plan(kidx_kept_plan(sql, nargs, argtypes),
+								 values, nulls, read_only, count);
 }
 
 /* A one-dimensional array of n Datums of a type; see extension.h. */

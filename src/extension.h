@@ -32,12 +32,17 @@ extern int	kidx_spi_execute_plan(SPIPlanPtr plan, Datum *values, const char *nul
 								  bool read_only, long count);
 
 /*
- * The same by a plan of sql prepared once and kept for the backend's life
- * (plancache revalidates it when what it reads changes): for look-ups made
- * once per call of a function that may be called once per query, such as
- * run_document(), whose cost would otherwise be parsing and planning.  The
- * same text must always come with the same argument types.
+ * The plan of sql, prepared once and kept for the backend's life (plancache
+ * revalidates it when what it reads changes), by its text and its
+ * arguments' types: every query kernelindex's C runs more than once goes
+ * through it (a look-up of run_document(), which may be called once per
+ * query; the batch writer's INSERTs; a reference check), so that its cost
+ * is not parsing and planning.  The caller is connected to SPI and never
+ * frees the plan.
  */
+extern SPIPlanPtr kidx_kept_plan(const char *sql, int nargs, Oid *argtypes);
+
+/* kidx_spi_execute_plan() by the kept plan of sql. */
 extern int	kidx_spi_execute_kept(const char *sql, int nargs, Oid *argtypes, Datum *values,
 								  const char *nulls, bool read_only, long count);
 

@@ -360,9 +360,7 @@ rows_use(const Referrer *referrer, const char *table, Datum values, Oid array_ty
 			appendStringInfo(&sql, "SELECT r.%s::pg_catalog.text FROM kernelindex.%s AS r"
 							 " WHERE r.%s IS NOT NULL LIMIT 1",
 							 ci->name, referrer->table, ci->name);
-		plan = SPI_prepare(sql.data, values != (Datum) 0 ? 1 : 0, argtypes);
-		if (plan == NULL)
-			elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
+		plan = kidx_kept_plan(sql.data, values != (Datum) 0 ? 1 : 0, argtypes);
 		if (SPI_execute_snapshot(plan, args, NULL, GetLatestSnapshot(), InvalidSnapshot,
 								 true, false, 1) != SPI_OK_SELECT)
 			elog(ERROR, "could not look for rows of kernelindex.%s that name rows of kernelindex.%s",
@@ -371,7 +369,7 @@ rows_use(const Referrer *referrer, const char *table, Datum values, Oid array_ty
 		*col = ci;
 		if (found)
 			*shown = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
-		SPI_freeplan(plan);
+		pfree(sql.data);
 	}
 	return found;
 }
