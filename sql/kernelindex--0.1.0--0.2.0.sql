@@ -1462,6 +1462,12 @@ COMMENT ON COLUMN kernelindex.run_templates.value IS 'the run document without w
 CREATE SCHEMA kernelindex_internal;
 COMMENT ON SCHEMA kernelindex_internal IS
 'kernelindex internals: trigger functions, the passes under the BI views, the Citus forms, helpers; not an interface';
+-- Every role may name what is in it (USAGE, not CREATE): the Citus forms
+-- of run_document() and run_bundle() read kernelindex_internal.run_refs
+-- as their caller.  Its views grant SELECT only where they check the
+-- caller's privileges on the tables they read (security_invoker), so
+-- USAGE gives no role a row it could not read from kernelindex itself.
+GRANT USAGE ON SCHEMA kernelindex_internal TO PUBLIC;
 
 DROP VIEW kernelindex.change_points, kernelindex.series_change_points,
 	kernelindex.release_speedups, kernelindex.speedup_since, kernelindex.release_changes,
@@ -1493,10 +1499,11 @@ ALTER FUNCTION kernelindex.runs_p_value(bigint, bigint, bigint, bigint, bigint, 
 
 /*
  * What a run's bundle needs of its comparability key: the digests of its
- * protocol, workload and environment, and the workload's label.  Here, in
- * the Citus forms and in run_bundle_citus (src/sql/70-citus.sql).
+ * protocol, workload and environment, and the workload's label; read by
+ * run_refs below.  (The C of run_json(), run_document() and run_bundle()
+ * reads a key's from the tables themselves: src/documents.c, row_refs.)
  */
-CREATE VIEW kernelindex_internal.key_resources AS
+CREATE VIEW kernelindex_internal.key_resources WITH (security_invoker = true) AS
 SELECT k.key, p.digest AS protocol, w.digest AS workload, e.digest AS environment,
 	w.label AS workload_label
 FROM kernelindex.comparability_keys k
@@ -1505,18 +1512,33 @@ JOIN kernelindex.workloads w ON w.id OPERATOR(pg_catalog.=) k.workload_id
 JOIN kernelindex.environments e ON e.id OPERATOR(pg_catalog.=) k.environment_id;
 COMMENT ON VIEW kernelindex_internal.key_resources IS
 'internal: per comparability key, the digests of its protocol, workload and environment and the workload''s label';
+GRANT SELECT ON kernelindex_internal.key_resources TO PUBLIC;
 
-CREATE VIEW kernelindex.run_bundles AS
-SELECT r.digest::text AS digest,
-	kernelindex_internal.run_bundle_of(r, kr.protocol, kr.workload, kr.environment, i.digest,
-		kr.workload_label, n.value, x.value, false) AS document,
-	kernelindex_internal.run_bundle_of(r, kr.protocol, kr.workload, kr.environment, i.digest,
-		kr.workload_label, n.value, x.value, true) AS bundle
+/*
+ * Every run's row with what run_bundle_of() needs of the rows it refers
+ * to: the one definition of the joins from a run to its resources and
+ * strings, read by run_bundles here and by its Citus forms
+ * (src/sql/70-citus.sql).
+ */
+CREATE VIEW kernelindex_internal.run_refs WITH (security_invoker = true) AS
+SELECT r.digest, r, kr.protocol, kr.workload, kr.environment, i.digest AS implementation,
+	kr.workload_label, n.value AS name, x.value AS external_id
 FROM kernelindex.runs r
 JOIN kernelindex_internal.key_resources kr ON kr.key OPERATOR(@extschema@.=) r.comparability_key
 JOIN kernelindex.implementations i ON i.id OPERATOR(pg_catalog.=) r.implementation_id
 LEFT JOIN kernelindex.run_strings n ON n.id OPERATOR(pg_catalog.=) r.name_id
 LEFT JOIN kernelindex.run_strings x ON x.id OPERATOR(pg_catalog.=) r.external_id_id;
+COMMENT ON VIEW kernelindex_internal.run_refs IS
+'internal: every run''s row (r) with the digests of its resources, its workload''s label and its name and externalId strings, the arguments of run_bundle_of()';
+GRANT SELECT ON kernelindex_internal.run_refs TO PUBLIC;
+
+CREATE VIEW kernelindex.run_bundles AS
+SELECT b.digest::text AS digest,
+	kernelindex_internal.run_bundle_of(b.r, b.protocol, b.workload, b.environment, b.implementation,
+		b.workload_label, b.name, b.external_id, false) AS document,
+	kernelindex_internal.run_bundle_of(b.r, b.protocol, b.workload, b.environment, b.implementation,
+		b.workload_label, b.name, b.external_id, true) AS bundle
+FROM kernelindex_internal.run_refs b;
 COMMENT ON VIEW kernelindex.run_bundles IS
 'every stored run with its documents, rebuilt by the run layout: the bundle {run, protocol, environment}, and with workload and implementation where known';
 COMMENT ON COLUMN kernelindex.run_bundles.digest IS 'the run''s digest, sha256:<hex> (look one run up by kernelindex.run_document or run_bundle, which use the index)';
@@ -1548,19 +1570,15 @@ COMMENT ON TRIGGER documents_end ON kernelindex.documents IS
 'stores what the statement brought: resources, keys, dictionary values and runs, in one set-based step';
 
 CREATE VIEW kernelindex_internal.run_bundles_citus AS
-WITH r AS MATERIALIZED (SELECT r.* FROM kernelindex.runs r)
-SELECT r.digest::text AS digest,
-	kernelindex_internal.run_bundle_of(r::kernelindex.runs, kr.protocol, kr.workload, kr.environment, i.digest,
-		kr.workload_label, n.value, x.value, false) AS document,
-	kernelindex_internal.run_bundle_of(r::kernelindex.runs, kr.protocol, kr.workload, kr.environment, i.digest,
-		kr.workload_label, n.value, x.value, true) AS bundle
-FROM r
-JOIN kernelindex_internal.key_resources kr ON kr.key OPERATOR(@extschema@.=) r.comparability_key
-JOIN kernelindex.implementations i ON i.id OPERATOR(pg_catalog.=) r.implementation_id
-LEFT JOIN kernelindex.run_strings n ON n.id OPERATOR(pg_catalog.=) r.name_id
-LEFT JOIN kernelindex.run_strings x ON x.id OPERATOR(pg_catalog.=) r.external_id_id;
+WITH b AS MATERIALIZED (SELECT * FROM kernelindex_internal.run_refs)
+SELECT b.digest::text AS digest,
+	kernelindex_internal.run_bundle_of(b.r, b.protocol, b.workload, b.environment, b.implementation,
+		b.workload_label, b.name, b.external_id, false) AS document,
+	kernelindex_internal.run_bundle_of(b.r, b.protocol, b.workload, b.environment, b.implementation,
+		b.workload_label, b.name, b.external_id, true) AS bundle
+FROM b;
 COMMENT ON VIEW kernelindex_internal.run_bundles_citus IS
-'the form kernelindex.distribute() gives kernelindex.run_bundles on Citus (the same columns and rows): the runs'' rows are brought to the coordinator (a materialized CTE), which rebuilds the documents from its copies of the reference tables';
+'the form kernelindex.distribute() gives kernelindex.run_bundles on Citus (the same columns and rows): the runs'' rows with what they refer to (kernelindex_internal.run_refs, joined on the shards) are brought to the coordinator (a materialized CTE), which rebuilds the documents';
 COMMENT ON COLUMN kernelindex_internal.run_bundles_citus.digest IS 'the run''s digest, sha256:<hex>';
 COMMENT ON COLUMN kernelindex_internal.run_bundles_citus.document IS 'the bundle {run, protocol, environment}, in the form of the reference records';
 COMMENT ON COLUMN kernelindex_internal.run_bundles_citus.bundle IS 'the same with the workload and implementation documents where they are known';
@@ -1571,19 +1589,16 @@ LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $body$
 BEGIN
-	RETURN (WITH r AS MATERIALIZED (
-		SELECT r.* FROM kernelindex.runs r WHERE r.digest OPERATOR(@extschema@.=) run_bundle_citus.run)
-	SELECT kernelindex_internal.run_bundle_of(r::kernelindex.runs, kr.protocol, kr.workload, kr.environment,
-		i.digest, kr.workload_label, n.value, x.value, run_bundle_citus.whole)
-	FROM r
-	JOIN kernelindex_internal.key_resources kr ON kr.key OPERATOR(@extschema@.=) r.comparability_key
-	JOIN kernelindex.implementations i ON i.id OPERATOR(pg_catalog.=) r.implementation_id
-	LEFT JOIN kernelindex.run_strings n ON n.id OPERATOR(pg_catalog.=) r.name_id
-	LEFT JOIN kernelindex.run_strings x ON x.id OPERATOR(pg_catalog.=) r.external_id_id);
+	RETURN (WITH b AS MATERIALIZED (
+		SELECT * FROM kernelindex_internal.run_refs b
+		WHERE b.digest OPERATOR(@extschema@.=) run_bundle_citus.run)
+	SELECT kernelindex_internal.run_bundle_of(b.r, b.protocol, b.workload, b.environment,
+		b.implementation, b.workload_label, b.name, b.external_id, run_bundle_citus.whole)
+	FROM b);
 END
 $body$;
 COMMENT ON FUNCTION kernelindex_internal.run_bundle_citus(@extschema@.kidx_digest, boolean) IS
-'the form kernelindex.distribute() gives run_document(run) (whole false) and run_bundle(run) (whole true) on Citus: the same documents, the run''s row brought to the coordinator, which rebuilds them; NULL if no such run';
+'the form kernelindex.distribute() gives run_document(run) (whole false) and run_bundle(run) (whole true) on Citus: the same documents, the run''s row with what it refers to (run_refs) brought to the coordinator, which rebuilds them; NULL if no such run';
 
 CREATE OR REPLACE FUNCTION kernelindex.distribute()
 RETURNS void

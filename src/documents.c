@@ -12,10 +12,16 @@
  *
  * Out: kernelindex_internal.run_bundle_of() rebuilds a run's bundle from its row,
  * the digests of its resources and its name and externalId strings, which
- * the view kernelindex.run_bundles joins to it (dictionary values and
+ * the view kernelindex_internal.run_refs joins to it (dictionary values and
  * resource documents are read once per query), for the views
- * kernelindex.run_bundles and documents, run_document() and run_bundle();
- * run_json() gives the run document of a row.
+ * kernelindex.run_bundles and documents and their Citus forms.
+ * run_document() and run_bundle() do the same for a digest, and run_json()
+ * gives the run document of a row: row_refs() resolves what the row refers
+ * to a column at a time, each value read once per call site.  Its queries
+ * name only the tables of the schema kernelindex, which these functions'
+ * callers may read, not the views of kernelindex_internal (no USAGE is
+ * granted on it; and the upgrade script calls run_document() before that
+ * schema exists).
  *
  *-------------------------------------------------------------------------
  */

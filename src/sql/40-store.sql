@@ -45,6 +45,12 @@ COMMENT ON SCHEMA kernelindex IS
 CREATE SCHEMA kernelindex_internal;
 COMMENT ON SCHEMA kernelindex_internal IS
 'kernelindex internals: trigger functions, the passes under the BI views, the Citus forms, helpers; not an interface';
+-- Every role may name what is in it (USAGE, not CREATE): the Citus forms
+-- of run_document() and run_bundle() read kernelindex_internal.run_refs
+-- as their caller.  Its views grant SELECT only where they check the
+-- caller's privileges on the tables they read (security_invoker), so
+-- USAGE gives no role a row it could not read from kernelindex itself.
+GRANT USAGE ON SCHEMA kernelindex_internal TO PUBLIC;
 
 /* Comparability key (doc/reference.md, "Comparability") ---------------------------------- */
 

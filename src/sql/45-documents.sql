@@ -44,10 +44,11 @@ COMMENT ON FUNCTION kernelindex.run_json(kernelindex.runs) IS
 
 /*
  * What a run's bundle needs of its comparability key: the digests of its
- * protocol, workload and environment, and the workload's label.  Here, in
- * the Citus forms and in run_bundle_citus (src/sql/70-citus.sql).
+ * protocol, workload and environment, and the workload's label; read by
+ * run_refs below.  (The C of run_json(), run_document() and run_bundle()
+ * reads a key's from the tables themselves: src/documents.c, row_refs.)
  */
-CREATE VIEW kernelindex_internal.key_resources AS
+CREATE VIEW kernelindex_internal.key_resources WITH (security_invoker = true) AS
 SELECT k.key, p.digest AS protocol, w.digest AS workload, e.digest AS environment,
 	w.label AS workload_label
 FROM kernelindex.comparability_keys k
@@ -56,18 +57,33 @@ JOIN kernelindex.workloads w ON w.id OPERATOR(pg_catalog.=) k.workload_id
 JOIN kernelindex.environments e ON e.id OPERATOR(pg_catalog.=) k.environment_id;
 COMMENT ON VIEW kernelindex_internal.key_resources IS
 'internal: per comparability key, the digests of its protocol, workload and environment and the workload''s label';
+GRANT SELECT ON kernelindex_internal.key_resources TO PUBLIC;
 
-CREATE VIEW kernelindex.run_bundles AS
-SELECT r.digest::text AS digest,
-	kernelindex_internal.run_bundle_of(r, kr.protocol, kr.workload, kr.environment, i.digest,
-		kr.workload_label, n.value, x.value, false) AS document,
-	kernelindex_internal.run_bundle_of(r, kr.protocol, kr.workload, kr.environment, i.digest,
-		kr.workload_label, n.value, x.value, true) AS bundle
+/*
+ * Every run's row with what run_bundle_of() needs of the rows it refers
+ * to: the one definition of the joins from a run to its resources and
+ * strings, read by run_bundles here and by its Citus forms
+ * (src/sql/70-citus.sql).
+ */
+CREATE VIEW kernelindex_internal.run_refs WITH (security_invoker = true) AS
+SELECT r.digest, r, kr.protocol, kr.workload, kr.environment, i.digest AS implementation,
+	kr.workload_label, n.value AS name, x.value AS external_id
 FROM kernelindex.runs r
 JOIN kernelindex_internal.key_resources kr ON kr.key OPERATOR(@extschema@.=) r.comparability_key
 JOIN kernelindex.implementations i ON i.id OPERATOR(pg_catalog.=) r.implementation_id
 LEFT JOIN kernelindex.run_strings n ON n.id OPERATOR(pg_catalog.=) r.name_id
 LEFT JOIN kernelindex.run_strings x ON x.id OPERATOR(pg_catalog.=) r.external_id_id;
+COMMENT ON VIEW kernelindex_internal.run_refs IS
+'internal: every run''s row (r) with the digests of its resources, its workload''s label and its name and externalId strings, the arguments of run_bundle_of()';
+GRANT SELECT ON kernelindex_internal.run_refs TO PUBLIC;
+
+CREATE VIEW kernelindex.run_bundles AS
+SELECT b.digest::text AS digest,
+	kernelindex_internal.run_bundle_of(b.r, b.protocol, b.workload, b.environment, b.implementation,
+		b.workload_label, b.name, b.external_id, false) AS document,
+	kernelindex_internal.run_bundle_of(b.r, b.protocol, b.workload, b.environment, b.implementation,
+		b.workload_label, b.name, b.external_id, true) AS bundle
+FROM kernelindex_internal.run_refs b;
 COMMENT ON VIEW kernelindex.run_bundles IS
 'every stored run with its documents, rebuilt by the run layout: the bundle {run, protocol, environment}, and with workload and implementation where known';
 COMMENT ON COLUMN kernelindex.run_bundles.digest IS 'the run''s digest, sha256:<hex> (look one run up by kernelindex.run_document or run_bundle, which use the index)';

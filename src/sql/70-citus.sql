@@ -35,8 +35,10 @@
  * - The view that rebuilds documents (run_bundles, which documents reads)
  *   and run_document()/run_bundle(), whose C function Citus would push down
  *   to the shards, take their Citus forms, defined below as objects of
- *   their own: run_bundles_citus (the runs' rows brought to the
- *   coordinator, which rebuilds the documents there) and run_bundle_citus()
+ *   their own: run_bundles_citus (the runs' rows, joined on the shards
+ *   to what they refer to by run_refs, the view run_bundles reads too,
+ *   brought to the coordinator, which rebuilds the documents there) and
+ *   run_bundle_citus()
  *   (the same for one digest, bound in PL/pgSQL so that Citus plans it).
  *   Both forms exist on every server, so that the regress suite
  *   citus_forms compares them row for row where Citus is not installed.
@@ -67,19 +69,15 @@ COMMENT ON FUNCTION kernelindex_internal.run_references() IS
 /* The Citus forms of the views and functions that rebuild documents ----- */
 
 CREATE VIEW kernelindex_internal.run_bundles_citus AS
-WITH r AS MATERIALIZED (SELECT r.* FROM kernelindex.runs r)
-SELECT r.digest::text AS digest,
-	kernelindex_internal.run_bundle_of(r::kernelindex.runs, kr.protocol, kr.workload, kr.environment, i.digest,
-		kr.workload_label, n.value, x.value, false) AS document,
-	kernelindex_internal.run_bundle_of(r::kernelindex.runs, kr.protocol, kr.workload, kr.environment, i.digest,
-		kr.workload_label, n.value, x.value, true) AS bundle
-FROM r
-JOIN kernelindex_internal.key_resources kr ON kr.key OPERATOR(@extschema@.=) r.comparability_key
-JOIN kernelindex.implementations i ON i.id OPERATOR(pg_catalog.=) r.implementation_id
-LEFT JOIN kernelindex.run_strings n ON n.id OPERATOR(pg_catalog.=) r.name_id
-LEFT JOIN kernelindex.run_strings x ON x.id OPERATOR(pg_catalog.=) r.external_id_id;
+WITH b AS MATERIALIZED (SELECT * FROM kernelindex_internal.run_refs)
+SELECT b.digest::text AS digest,
+	kernelindex_internal.run_bundle_of(b.r, b.protocol, b.workload, b.environment, b.implementation,
+		b.workload_label, b.name, b.external_id, false) AS document,
+	kernelindex_internal.run_bundle_of(b.r, b.protocol, b.workload, b.environment, b.implementation,
+		b.workload_label, b.name, b.external_id, true) AS bundle
+FROM b;
 COMMENT ON VIEW kernelindex_internal.run_bundles_citus IS
-'the form kernelindex.distribute() gives kernelindex.run_bundles on Citus (the same columns and rows): the runs'' rows are brought to the coordinator (a materialized CTE), which rebuilds the documents from its copies of the reference tables';
+'the form kernelindex.distribute() gives kernelindex.run_bundles on Citus (the same columns and rows): the runs'' rows with what they refer to (kernelindex_internal.run_refs, joined on the shards) are brought to the coordinator (a materialized CTE), which rebuilds the documents';
 COMMENT ON COLUMN kernelindex_internal.run_bundles_citus.digest IS 'the run''s digest, sha256:<hex>';
 COMMENT ON COLUMN kernelindex_internal.run_bundles_citus.document IS 'the bundle {run, protocol, environment}, in the form of the reference records';
 COMMENT ON COLUMN kernelindex_internal.run_bundles_citus.bundle IS 'the same with the workload and implementation documents where they are known';
@@ -87,8 +85,8 @@ COMMENT ON COLUMN kernelindex_internal.run_bundles_citus.bundle IS 'the same wit
 /*
  * PL/pgSQL, so that Citus plans the look-up with the digest bound (it
  * cannot plan a SQL function's query over a distributed table with its
- * parameter); the runs' row comes to the coordinator, as in
- * run_bundles_citus.
+ * parameter); the run's row with what it refers to comes to the
+ * coordinator, as in run_bundles_citus.
  */
 CREATE FUNCTION kernelindex_internal.run_bundle_citus(run @extschema@.kidx_digest, whole boolean)
 RETURNS jsonb
@@ -96,19 +94,16 @@ LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $body$
 BEGIN
-	RETURN (WITH r AS MATERIALIZED (
-		SELECT r.* FROM kernelindex.runs r WHERE r.digest OPERATOR(@extschema@.=) run_bundle_citus.run)
-	SELECT kernelindex_internal.run_bundle_of(r::kernelindex.runs, kr.protocol, kr.workload, kr.environment,
-		i.digest, kr.workload_label, n.value, x.value, run_bundle_citus.whole)
-	FROM r
-	JOIN kernelindex_internal.key_resources kr ON kr.key OPERATOR(@extschema@.=) r.comparability_key
-	JOIN kernelindex.implementations i ON i.id OPERATOR(pg_catalog.=) r.implementation_id
-	LEFT JOIN kernelindex.run_strings n ON n.id OPERATOR(pg_catalog.=) r.name_id
-	LEFT JOIN kernelindex.run_strings x ON x.id OPERATOR(pg_catalog.=) r.external_id_id);
+	RETURN (WITH b AS MATERIALIZED (
+		SELECT * FROM kernelindex_internal.run_refs b
+		WHERE b.digest OPERATOR(@extschema@.=) run_bundle_citus.run)
+	SELECT kernelindex_internal.run_bundle_of(b.r, b.protocol, b.workload, b.environment,
+		b.implementation, b.workload_label, b.name, b.external_id, run_bundle_citus.whole)
+	FROM b);
 END
 $body$;
 COMMENT ON FUNCTION kernelindex_internal.run_bundle_citus(@extschema@.kidx_digest, boolean) IS
-'the form kernelindex.distribute() gives run_document(run) (whole false) and run_bundle(run) (whole true) on Citus: the same documents, the run''s row brought to the coordinator, which rebuilds them; NULL if no such run';
+'the form kernelindex.distribute() gives run_document(run) (whole false) and run_bundle(run) (whole true) on Citus: the same documents, the run''s row with what it refers to (run_refs) brought to the coordinator, which rebuilds them; NULL if no such run';
 
 CREATE FUNCTION kernelindex.distribute()
 RETURNS void

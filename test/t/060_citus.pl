@@ -575,6 +575,33 @@ my $n = () = $rd =~ /sha256:/g;
 cmp_ok($n, '>=', 102, '... of the two reference runs and a hundred others');
 unlike($rd, qr/\|f\|/, '... each of which digests to its run');
 
+# A reader granted what doc/bi.md grants (USAGE on kernelindex, SELECT on
+# its tables and views) reads documents on Citus as on one server, though
+# the Citus forms live in kernelindex_internal; a role without SELECT on
+# runs is refused, as on one server.  Citus makes the roles and the
+# grants on the tables on the workers too, not the grant on the
+# extension's schema: that one is made on every node (doc/citus.md,
+# "Roles and grants").
+for my $node ($single, $coord)
+{
+	$node->safe_psql('postgres', q{CREATE ROLE kidx_doc_reader LOGIN; CREATE ROLE kidx_no_reader LOGIN;
+		GRANT USAGE ON SCHEMA kernelindex TO kidx_doc_reader;
+		GRANT SELECT ON ALL TABLES IN SCHEMA kernelindex TO kidx_doc_reader});
+}
+$_->safe_psql('postgres', 'GRANT USAGE ON SCHEMA kernelindex TO kidx_doc_reader') for @workers;
+my $as_reader = "SET ROLE kidx_doc_reader; $rundocs";
+is($coord->safe_psql('postgres', $as_reader), $rd, 'a BI reader gets the same documents from run_document() and run_bundle() on Citus');
+is($coord->safe_psql('postgres', q{SET ROLE kidx_doc_reader; SELECT count(*) FROM kernelindex.documents}),
+	$single->safe_psql('postgres', q{SET ROLE kidx_doc_reader; SELECT count(*) FROM kernelindex.documents}),
+	'... and every document from the view documents');
+my $one_digest = (split /,/, $digests)[0];
+for my $node ($single, $coord)
+{
+	my ($rc, $out, $err) = $node->psql('postgres', "SET ROLE kidx_no_reader; SELECT kernelindex.run_document('$one_digest')");
+	like($err, qr/permission denied for (schema kernelindex|table runs)/,
+		'a role without SELECT on runs is refused its documents (' . $node->name . ')');
+}
+
 # --- Routed BI query by key --------------------------------------------------
 
 # The BI views expose the key as text, which Citus cannot route (doc/citus.md);

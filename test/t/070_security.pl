@@ -809,12 +809,13 @@ my $public = hq('sec', q{
 SELECT * FROM (
 SELECT 'schema ' || n.nspname AS object, a.privilege_type FROM pg_namespace n,
 	aclexplode(coalesce(n.nspacl, acldefault('n', n.nspowner))) a
-WHERE n.nspname = 'kernelindex' AND a.grantee = 0
+WHERE n.nspname IN ('kernelindex', 'kernelindex_internal') AND a.grantee = 0
 UNION ALL
 SELECT CASE c.relkind WHEN 'r' THEN 'table ' WHEN 'v' THEN 'view ' WHEN 'S' THEN 'sequence ' ELSE c.relkind::text || ' ' END
 	|| c.oid::regclass::text, a.privilege_type FROM pg_class c,
 	aclexplode(coalesce(c.relacl, acldefault((CASE c.relkind WHEN 'S' THEN 's' ELSE 'r' END)::"char", c.relowner))) a
-WHERE c.relnamespace = 'kernelindex'::regnamespace AND c.relkind IN ('r', 'v', 'S', 'm', 'p', 'f') AND a.grantee = 0
+WHERE c.relnamespace IN ('kernelindex'::regnamespace, 'kernelindex_internal'::regnamespace)
+	AND c.relkind IN ('r', 'v', 'S', 'm', 'p', 'f') AND a.grantee = 0
 UNION ALL
 SELECT 'function ' || p.oid::regprocedure::text, a.privilege_type
 FROM pg_proc p JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid
@@ -837,13 +838,23 @@ WHERE a.grantee = 0
 # Expected: EXECUTE on every function of the table above (the default);
 # USAGE on the type (the default); nothing on the schema kernelindex (so no
 # table, view, sequence or function in it is reachable), and nothing on any
-# table, view or sequence.
+# of its tables, views or sequences; USAGE on kernelindex_internal and
+# SELECT on its two security_invoker views, which the Citus forms of
+# run_document() and run_bundle() read as their caller.
 my @expected_public = sort { $a cmp $b } (
 	(map { 'function ' . (split / \| /)[0] . '|EXECUTE' } split /\n/, $expected_functions),
-	'type public.kidx_digest|USAGE');
+	'type public.kidx_digest|USAGE', 'schema kernelindex_internal|USAGE',
+	'view kernelindex_internal.key_resources|SELECT', 'view kernelindex_internal.run_refs|SELECT');
 note "PUBLIC's privileges:\n$public";
-is($public, join("\n", @expected_public), "PUBLIC's privileges are exactly EXECUTE on the functions and USAGE on the type");
-unlike($public, qr/^(?:schema|table|view|sequence) /m, 'PUBLIC has no privilege on the schema kernelindex, its tables, views or sequences');
+is($public, join("\n", @expected_public),
+	"PUBLIC's privileges are exactly EXECUTE on the functions, USAGE on the type and on kernelindex_internal, SELECT on its two security_invoker views");
+unlike($public, qr/^(?:schema kernelindex|(?:table|view|sequence) kernelindex\.[^|]*)\|/m,
+	'PUBLIC has no privilege on the schema kernelindex, its tables, views or sequences');
+is(hq('sec', q{SELECT string_agg(c.oid::regclass::text, ',' ORDER BY c.relname) FROM pg_class c
+	WHERE c.relnamespace = 'kernelindex_internal'::regnamespace AND c.relkind = 'v'
+	AND has_table_privilege('public', c.oid, 'SELECT')
+	AND NOT coalesce('security_invoker=true' = ANY (c.reloptions), false)}), '',
+	'every relation PUBLIC may read checks the reader\'s privileges on its tables (security_invoker)');
 
 # ----------------------------------------------------------------------
 # (d) A role without rights
