@@ -2599,3 +2599,23 @@ BEGIN
 	END LOOP;
 END
 $comments$;
+
+/* ---------------------------------------------------------------------
+ * Quarantined rows keep their SQLSTATE (issue 25): rejected_rows.sqlstate
+ * (src/sql/50-liger.sql), what the row fails its COPY with when strict.
+ * The rows kept before are given theirs by the same check, which
+ * liger_row_fault() now answers with as its fourth element (only Liger
+ * rows can have been kept before: run_rows is new in this release).
+ * --------------------------------------------------------------------- */
+
+ALTER TABLE kernelindex.rejected_rows ADD COLUMN sqlstate text CHECK (sqlstate OPERATOR(pg_catalog.~) '^[0-9A-Z]{5}$');
+COMMENT ON COLUMN kernelindex.rejected_rows.sqlstate IS 'the SQLSTATE the row fails its COPY with when kernelindex.on_bad_row is error (22P02 malformed, 22003 out of range, 22023 wrong value, 22007 bad time, 23502 missing)';
+COMMENT ON FUNCTION kernelindex.liger_row_fault(kernelindex.liger_rows) IS
+'NULL for a Liger CSV row that can become a run, else {column, value, reason, sqlstate} of its first fault (checked without raising errors; sqlstate: what a COPY of the row fails with)';
+
+UPDATE kernelindex.rejected_rows r
+SET sqlstate = (kernelindex.liger_row_fault(ROW(r.kernel_name, r.kernel_provider,
+	r.kernel_operation_mode, r.metric_name, r.metric_unit, r.x_name, r.x_label, r.x_value,
+	r.y_value_50, r.y_value_20, r.y_value_80, r.extra_benchmark_config_str, r.gpu_name,
+	r."timestamp", r.liger_version)::kernelindex.liger_rows))[4]
+WHERE r.source OPERATOR(pg_catalog.=) 'liger';

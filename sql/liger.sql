@@ -91,10 +91,40 @@ DELETE FROM kernelindex.runs WHERE observed_at >= '2025-09-01' AND observed_at <
 SET kernelindex.on_bad_row = 'quarantine';
 \copy kernelindex.liger_rows FROM 'test/data/liger_bad_rows.csv' WITH (FORMAT csv, HEADER MATCH)
 SELECT count(*) AS runs FROM kernelindex.runs;
-SELECT row_number, column_name, bad_value, reason, gpu_name, "timestamp"
+SELECT row_number, column_name, bad_value, sqlstate, reason, gpu_name, "timestamp"
 FROM kernelindex.rejected_rows ORDER BY row_number;
 SELECT count(*) AS staged_left FROM kernelindex.liger_rows;
 RESET kernelindex.on_bad_row;
+-- Each kept row's sqlstate is the SQLSTATE the row fails with when strict.
+DO $$
+DECLARE
+	r record;
+	got text;
+BEGIN
+	FOR r IN SELECT * FROM kernelindex.rejected_rows WHERE source = 'liger' ORDER BY row_number LOOP
+		got := NULL;
+		BEGIN
+			INSERT INTO kernelindex.liger_rows VALUES (r.kernel_name, r.kernel_provider,
+				r.kernel_operation_mode, r.metric_name, r.metric_unit, r.x_name, r.x_label, r.x_value,
+				r.y_value_50, r.y_value_20, r.y_value_80, r.extra_benchmark_config_str, r.gpu_name,
+				r."timestamp", r.liger_version);
+		EXCEPTION WHEN OTHERS THEN
+			got := SQLSTATE;
+		END;
+		IF got IS DISTINCT FROM r.sqlstate THEN
+			RAISE NOTICE 'row %: kept with SQLSTATE %, fails with %', r.row_number, r.sqlstate, got;
+		END IF;
+	END LOOP;
+END
+$$;
+-- liger_row_fault() says the same of each: {column, value, reason, sqlstate}
+-- (what the upgrade from 0.1.0 fills in the sqlstate of rows kept before with).
+SELECT count(*) AS kept, count(*) FILTER (WHERE kernelindex.liger_row_fault(ROW(r.kernel_name,
+	r.kernel_provider, r.kernel_operation_mode, r.metric_name, r.metric_unit, r.x_name, r.x_label,
+	r.x_value, r.y_value_50, r.y_value_20, r.y_value_80, r.extra_benchmark_config_str, r.gpu_name,
+	r."timestamp", r.liger_version)::kernelindex.liger_rows)
+	IS DISTINCT FROM ARRAY[r.column_name, COALESCE(r.bad_value, ''), r.reason, r.sqlstate]) AS said_otherwise
+FROM kernelindex.rejected_rows r WHERE r.source = 'liger';
 
 -- Unknown GPU, kernel, provider and pass: not an error.
 INSERT INTO kernelindex.liger_rows VALUES

@@ -223,11 +223,31 @@ quarantine,k,torch,NVIDIA A100-SXM4-80GB,2026-07-01T00:00:05Z,ms,1.5,{},10
 quarantine,k,torch,NVIDIA A100-SXM4-80GB,yesterday,ms,1.5,{},10
 \.
 SELECT (SELECT count(*) FROM kernelindex.runs) - runs AS new_runs FROM counts_before;
-SELECT source, row_number, column_name, bad_value, reason, fields
+SELECT source, row_number, column_name, bad_value, sqlstate, reason, fields
 FROM kernelindex.rejected_rows ORDER BY id;
 SELECT count(*) FILTER (WHERE kernel_name IS NOT NULL OR gpu_name IS NOT NULL) AS liger_columns_filled
 FROM kernelindex.rejected_rows WHERE source = 'run_rows';
 RESET kernelindex.on_bad_row;
+-- Each kept row's sqlstate is the SQLSTATE the row fails with when strict.
+DO $$
+DECLARE
+	r record;
+	got text;
+BEGIN
+	FOR r IN SELECT * FROM kernelindex.rejected_rows WHERE source = 'run_rows' ORDER BY id LOOP
+		got := NULL;
+		BEGIN
+			INSERT INTO kernelindex.run_rows
+			SELECT * FROM pg_catalog.jsonb_populate_record(NULL::kernelindex.run_rows, r.fields);
+		EXCEPTION WHEN OTHERS THEN
+			got := SQLSTATE;
+		END;
+		IF got IS DISTINCT FROM r.sqlstate THEN
+			RAISE NOTICE 'row %: kept with SQLSTATE %, fails with %', r.row_number, r.sqlstate, got;
+		END IF;
+	END LOOP;
+END
+$$;
 -- There is no third mode.
 SET kernelindex.on_bad_row = 'skip';
 

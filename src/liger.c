@@ -63,16 +63,17 @@ typedef struct RowFaultCache
 PG_FUNCTION_INFO_V1(kidx_liger_row_fault);
 
 
-/* Build the {column, value, reason} answer. */
+/* Build the {column, value, reason, sqlstate} answer. */
 static Datum
-fault_result(int column, const char *value, const char *reason)
+fault_result(int column, const char *value, const char *reason, int sqlstate)
 {
-	Datum		elems[3];
+	Datum		elems[4];
 
 	elems[0] = CStringGetTextDatum(lr_column_names[column]);
 	elems[1] = CStringGetTextDatum(row_shown_value(value));
 	elems[2] = CStringGetTextDatum(reason);
-	return PointerGetDatum(construct_array(elems, 3, TEXTOID, -1, false,
+	elems[3] = CStringGetTextDatum(unpack_sql_state(sqlstate));
+	return PointerGetDatum(construct_array(elems, lengthof(elems), TEXTOID, -1, false,
 										   TYPALIGN_INT));
 }
 
@@ -301,7 +302,8 @@ liger_measures_fault(char **v, bool memory, int *column, int *sqlstate, LigerMea
 /*
  * kidx_liger_row_fault(kernelindex.liger_rows) -> text[]
  *
- * NULL for a good row, else {column, value, reason} for its first fault.
+ * NULL for a good row, else {column, value, reason, sqlstate} for its
+ * first fault (sqlstate: what a COPY of the row fails with).
  */
 Datum
 kidx_liger_row_fault(PG_FUNCTION_ARGS)
@@ -348,5 +350,5 @@ kidx_liger_row_fault(PG_FUNCTION_ARGS)
 	reason = liger_fault(v, &column, &sqlstate, &cache->configs, &m);
 	if (reason == NULL)
 		PG_RETURN_NULL();
-	PG_RETURN_DATUM(fault_result(column, v[column], reason));
+	PG_RETURN_DATUM(fault_result(column, v[column], reason, sqlstate));
 }

@@ -93,6 +93,7 @@ typedef struct LigerBadRow
 {
 	int64		ord;
 	int			column;
+	int			sqlstate;		/* what the row fails with when strict */
 	char	   *reason;
 	char	   *v[LR_NCOLUMNS + 1];
 } LigerBadRow;
@@ -532,6 +533,7 @@ kidx_liger_row(PG_FUNCTION_ARGS)
 		bad = &ls->bad[ls->nbad++];
 		bad->ord = st->rows;
 		bad->column = column;
+		bad->sqlstate = sqlstate;
 		bad->reason = pstrdup(reason);
 		for (i = 1; i <= LR_NCOLUMNS; i++)
 			bad->v[i] = v[i] ? pstrdup(v[i]) : NULL;
@@ -561,12 +563,18 @@ kidx_liger_row(PG_FUNCTION_ARGS)
 	return batch_row_result(td);
 }
 
-/* Keep the statement's bad rows in kernelindex.rejected_rows. */
+/*
+ * Keep the statement's bad rows in kernelindex.rejected_rows: the
+ * arguments are, per bad row, its position, column, value and reason, its
+ * LR_NCOLUMNS columns, then its SQLSTATE.
+ */
+#define QUARANTINE_NARGS (4 + LR_NCOLUMNS + 1)
+
 static void
 quarantine(LigerState *ls)
 {
-	Oid			argtypes[4 + LR_NCOLUMNS];
-	Datum		args[4 + LR_NCOLUMNS];
+	Oid			argtypes[QUARANTINE_NARGS];
+	Datum		args[QUARANTINE_NARGS];
 	Datum	   *elems = palloc(sizeof(Datum) * ls->nbad);
 	bool	   *nulls = palloc(sizeof(bool) * ls->nbad);
 	int			dims[1] = {ls->nbad};
@@ -575,7 +583,7 @@ quarantine(LigerState *ls)
 	int			c;
 	int			i;
 
-	for (c = 0; c < 4 + LR_NCOLUMNS; c++)
+	for (c = 0; c < QUARANTINE_NARGS; c++)
 	{
 		for (i = 0; i < ls->nbad; i++)
 		{
@@ -594,6 +602,8 @@ quarantine(LigerState *ls)
 			}
 			else if (c == 3)
 				elems[i] = CStringGetTextDatum(b->reason);
+			else if (c == QUARANTINE_NARGS - 1)
+				elems[i] = CStringGetTextDatum(unpack_sql_state(b->sqlstate));
 			else
 			{
 				nulls[i] = b->v[c - 3] == NULL;
@@ -610,12 +620,12 @@ quarantine(LigerState *ls)
 	appendStringInfoString(&sql, "INSERT INTO kernelindex.rejected_rows (row_number, column_name, bad_value, reason");
 	for (c = 1; c <= LR_NCOLUMNS; c++)
 		appendStringInfo(&sql, ", %s", quote_identifier(lr_column_names[c]));
-	appendStringInfoString(&sql, ") SELECT * FROM ROWS FROM (pg_catalog.unnest($1)");
-	for (c = 2; c <= 4 + LR_NCOLUMNS; c++)
+	appendStringInfoString(&sql, ", sqlstate) SELECT * FROM ROWS FROM (pg_catalog.unnest($1)");
+	for (c = 2; c <= QUARANTINE_NARGS; c++)
 		appendStringInfo(&sql, ", pg_catalog.unnest($%d)", c);
 	appendStringInfoString(&sql, ") ORDER BY 1");
 	kidx_spi_connect();
-	kidx_spi_execute(sql.data, 4 + LR_NCOLUMNS, argtypes, args, NULL, false, 0);
+	kidx_spi_execute(sql.data, QUARANTINE_NARGS, argtypes, args, NULL, false, 0);
 	SPI_finish();
 }
 

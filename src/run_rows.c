@@ -153,6 +153,7 @@ typedef struct RwBadRow
 {
 	int64		ord;
 	int			column;
+	int			sqlstate;		/* what the row fails with when strict */
 	char	   *reason;
 	char	   *v[RW_NCOLUMNS + 1];
 } RwBadRow;
@@ -845,14 +846,16 @@ group_key(RowsState *rs, char **v, const RwMeasures *m)
 static void
 quarantine(RowsState *rs)
 {
-	Oid			argtypes[5] = {INT8ARRAYOID, TEXTARRAYOID, TEXTARRAYOID, TEXTARRAYOID, JSONBARRAYOID};
-	Datum		args[5];
-	Datum	   *elems[5];
-	bool	   *nulls[5];
+	/* per bad row: position, column, value, reason, columns, SQLSTATE */
+	Oid			argtypes[6] = {INT8ARRAYOID, TEXTARRAYOID, TEXTARRAYOID, TEXTARRAYOID, JSONBARRAYOID,
+	TEXTARRAYOID};
+	Datum		args[6];
+	Datum	   *elems[6];
+	bool	   *nulls[6];
 	int			i;
 	int			c;
 
-	for (c = 0; c < 5; c++)
+	for (c = 0; c < lengthof(args); c++)
 	{
 		elems[c] = palloc(sizeof(Datum) * rs->nbad);
 		nulls[c] = palloc0(sizeof(bool) * rs->nbad);
@@ -873,16 +876,19 @@ quarantine(RowsState *rs)
 			if (b->v[c] != NULL)
 				jb_string(&st, rw_column_names[c], b->v[c]);
 		elems[4][i] = JsonbPGetDatum(JsonbValueToJsonb(pushJsonbValue(&st, WJB_END_OBJECT, NULL)));
+		elems[5][i] = CStringGetTextDatum(unpack_sql_state(b->sqlstate));
 	}
 	args[0] = kidx_datum_array(elems[0], nulls[0], rs->nbad, INT8OID);
 	for (c = 1; c < 4; c++)
 		args[c] = kidx_datum_array(elems[c], nulls[c], rs->nbad, TEXTOID);
 	args[4] = kidx_datum_array(elems[4], nulls[4], rs->nbad, JSONBOID);
+	args[5] = kidx_datum_array(elems[5], nulls[5], rs->nbad, TEXTOID);
 	kidx_spi_connect();
-	kidx_spi_execute("INSERT INTO kernelindex.rejected_rows (source, row_number, column_name, bad_value, reason, fields)"
-					 " SELECT 'run_rows', u.* FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2),"
-					 " pg_catalog.unnest($3), pg_catalog.unnest($4), pg_catalog.unnest($5)) AS u ORDER BY 1",
-					 5, argtypes, args, NULL, false, 0);
+	kidx_spi_execute("INSERT INTO kernelindex.rejected_rows (source, row_number, column_name, bad_value, reason, fields,"
+					 " sqlstate) SELECT 'run_rows', u.* FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2),"
+					 " pg_catalog.unnest($3), pg_catalog.unnest($4), pg_catalog.unnest($5), pg_catalog.unnest($6))"
+					 " AS u ORDER BY 1",
+					 lengthof(args), argtypes, args, NULL, false, 0);
 	SPI_finish();
 	rs->nkept += rs->nbad;
 }
@@ -988,6 +994,7 @@ kidx_run_rows_row(PG_FUNCTION_ARGS)
 		bad = &rs->bad[rs->nbad++];
 		bad->ord = st->rows;
 		bad->column = col;
+		bad->sqlstate = sqlstate;
 		bad->reason = pstrdup(reason);
 		for (i = 1; i <= RW_NCOLUMNS; i++)
 			bad->v[i] = v[i] ? pstrdup(v[i]) : NULL;

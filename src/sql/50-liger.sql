@@ -268,7 +268,8 @@ CREATE TABLE kernelindex.rejected_rows (
 	gpu_name text,
 	"timestamp" text,
 	liger_version text,
-	fields jsonb
+	fields jsonb,
+	sqlstate text CHECK (sqlstate OPERATOR(pg_catalog.~) '^[0-9A-Z]{5}$')
 );
 COMMENT ON TABLE kernelindex.rejected_rows IS
 'Rows CSV ingestion could not turn into runs, kept verbatim with the reason (only with SET kernelindex.on_bad_row = ''quarantine'')';
@@ -279,6 +280,7 @@ COMMENT ON COLUMN kernelindex.rejected_rows.row_number IS 'position of the row i
 COMMENT ON COLUMN kernelindex.rejected_rows.column_name IS 'the first column found at fault';
 COMMENT ON COLUMN kernelindex.rejected_rows.bad_value IS 'that column''s value (cut at 200 characters)';
 COMMENT ON COLUMN kernelindex.rejected_rows.reason IS 'what is wrong with the value';
+COMMENT ON COLUMN kernelindex.rejected_rows.sqlstate IS 'the SQLSTATE the row fails its COPY with when kernelindex.on_bad_row is error (22P02 malformed, 22003 out of range, 22023 wrong value, 22007 bad time, 23502 missing)';
 COMMENT ON COLUMN kernelindex.rejected_rows.kernel_name IS 'the row''s kernel_name, verbatim';
 COMMENT ON COLUMN kernelindex.rejected_rows.kernel_provider IS 'the row''s kernel_provider, verbatim';
 COMMENT ON COLUMN kernelindex.rejected_rows.kernel_operation_mode IS 'the row''s kernel_operation_mode, verbatim';
@@ -305,7 +307,7 @@ CREATE FUNCTION kernelindex.liger_row_fault(kernelindex.liger_rows)
 RETURNS text[]
 AS 'MODULE_PATHNAME', 'kidx_liger_row_fault' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION kernelindex.liger_row_fault(kernelindex.liger_rows) IS
-'NULL for a Liger CSV row that can become a run, else {column, value, reason} of its first fault (checked without raising errors)';
+'NULL for a Liger CSV row that can become a run, else {column, value, reason, sqlstate} of its first fault (checked without raising errors; sqlstate: what a COPY of the row fails with)';
 
 -- The resource documents and workload labels are built in C
 -- (src/liger_catalog.c), from the catalogs above; each call site reads the
