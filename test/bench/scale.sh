@@ -10,6 +10,9 @@
 # shared buffers it touched included).  Figures: the time at the larger
 # size over the time at the smaller (at most 11x for 10x the rows) and the
 # peak memory at the larger over the peak at the smaller (at most 1.2x).
+# Then each BI view's full read (every row and column to the client, as
+# test/bench/bi.sh reads them) in both stores: at the larger over at the
+# smaller, linear within 1.3x (at most 13x for 10x the runs).
 # Needs /proc (Linux) and a server on this machine.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -60,7 +63,6 @@ echo "== one COPY of $(thousands "$small") varied rows"
 read -r t1 m1 h1 < <(measured_load "$work/small.csv" small)
 printf '%s rows: %8.2f s, peak RssAnon %s kB, VmHWM %s kB\n' "$(thousands "$small")" "$t1" "$m1" "$h1"
 rm -f "$work/small.csv"
-psql -X -q -d postgres -c "DROP DATABASE kidx_bench_scale_small"
 echo "== one COPY of $(thousands "$large") varied rows"
 if ! read -r t2 m2 h2 < <(measured_load "$work/large.csv" large); then
 	result "CSV in, one COPY of $(thousands "$large") / of $(thousands "$small") varied rows: time" "<= 11x" "FAILED" no
@@ -75,3 +77,28 @@ result "CSV in, one COPY of $(thousands "$large") / of $(thousands "$small") var
 r=$(ratio "$m2" "$m1")
 result "the loading backend's peak memory (RssAnon) at $(thousands "$large") / at $(thousands "$small") rows" "<= 1.2x" \
 	"${r}x ($((m2 / 1024)) MB / $((m1 / 1024)) MB; VmHWM $((h2 / 1024)) MB / $((h1 / 1024)) MB)" "$(at_most "$r" 1.2)"
+
+echo "== full reads at $(thousands "$small") and at $(thousands "$large") runs"
+growth=$(awk -v a="$large" -v b="$small" 'BEGIN { printf "%.4g", 1.3 * a / b }')
+for d in small large; do psql -X -q -d "kidx_bench_scale_$d" -c "VACUUM ANALYZE"; done
+for v in runs run_facts latest_runs speedups release_speedups release_changes speedup_since releases change_points; do
+	read_all="\\copy (SELECT * FROM kernelindex.$v) TO '/dev/null'"
+	read -r s1 _ <<<"$(best kidx_bench_scale_small 600 "$read_all")"
+	name="full read of $v at $(thousands "$large") / at $(thousands "$small") runs"
+	if [ "$s1" = cut ]; then
+		echo "full read of kernelindex.$v at $(thousands "$small"): cut at 600 s"
+		result "$name" "<= ${growth}x" "not measured (cut at 10 min at $(thousands "$small"))" no
+		continue
+	fi
+	# cut where it would miss linear growth by more than 3x
+	limit=$(awk -v s="$s1" -v g="$growth" 'BEGIN { printf "%d", 3 * g * s + 60 }')
+	read -r s2 _ <<<"$(best kidx_bench_scale_large "$limit" "$read_all")"
+	if [ "$s2" = cut ]; then
+		echo "full read of kernelindex.$v at $(thousands "$large"): cut at $limit s"
+		result "$name" "<= ${growth}x" "> $(ratio "$limit" "$s1")x (cut at $(dur "$limit") / $(dur "$s1"))" no
+		continue
+	fi
+	r=$(ratio "$s2" "$s1")
+	echo "full read of kernelindex.$v: $s1 s at $(thousands "$small"), $s2 s at $(thousands "$large"): ${r}x"
+	result "$name" "<= ${growth}x" "${r}x ($(dur "$s2") / $(dur "$s1"))" "$(at_most "$r" "$growth")"
+done
