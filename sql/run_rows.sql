@@ -263,6 +263,13 @@ WHERE harness = 'gpus' GROUP BY 1, 2, 3 ORDER BY 1;
 INSERT INTO kernelindex.run_rows (harness, kernel, implementation, gpu, observed_at, unit, median)
 VALUES ('gpus', 'k', 'torch', 'Acme ' || repeat('x', 300), '2026-08-01T00:00:00Z', 'ms', '1');
 SELECT length(gpu) FROM kernelindex.run_facts WHERE harness = 'gpus' AND gpu LIKE 'Acme x%';
+-- A name the catalog does not know that starts with its vendor's word:
+-- stored with that vendor, and the NOTICE says so.
+INSERT INTO kernelindex.run_rows (harness, kernel, implementation, gpu, observed_at, unit, median)
+VALUES ('gpus', 'k', 'torch', 'NVIDIA H300 NVL', '2026-08-01T00:00:00Z', 'ms', '1'),
+	('gpus', 'k', 'torch', 'AMD Instinct MI400X', '2026-08-01T00:00:00Z', 'ms', '1');
+SELECT gpu, gpu_vendor, gpu_form_factor, environment_title FROM kernelindex.run_facts
+WHERE harness = 'gpus' AND gpu IN ('NVIDIA H300 NVL', 'AMD Instinct MI400X') ORDER BY 1;
 INSERT INTO kernelindex.run_rows (harness, kernel, implementation, gpu, observed_at, unit, median)
 VALUES ('gpus', repeat('k', 300), 'torch', 'Acme Accelerator Z10', '2026-08-01T00:00:00Z', 'ms', repeat('9', 250) || 'x');
 

@@ -313,9 +313,9 @@ kidx_sql_regex_match(const char *s, const char *pattern, bool icase)
  * ----------------------------------------------------------------
  */
 
-/* The vendor an unknown GPU's name shows, or NULL. */
-static const char *
-vendor_of_name(const char *gpu)
+/* The vendor an unknown GPU's name shows (see catalog.h), or NULL. */
+const char *
+catalog_vendor_of_name(const char *gpu)
 {
 	if (kidx_sql_regex_match(gpu, "^(nvidia|tesla|quadro|geforce)", true))
 		return "nvidia";
@@ -364,7 +364,7 @@ catalog_environment_document(const KidxCatalog *c, const char *gpu, const char *
 	jb_begin(&st, "spec");
 	jb_begin(&st, "hardware");
 	jb_string_or_none(&st, "vendor", g != NULL ? g->vendor :
-					  gpu != NULL ? vendor_of_name(gpu) : NULL);
+					  gpu != NULL ? catalog_vendor_of_name(gpu) : NULL);
 	jb_string_or_none(&st, "product", g != NULL ? g->product : gpu);
 	jb_string_or_none(&st, "formFactor", g != NULL ? g->form_factor : NULL);
 	jb_string_or_none(&st, "architecture", g != NULL ? g->architecture : NULL);

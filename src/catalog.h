@@ -111,6 +111,13 @@ extern Jsonb *catalog_environment_document(const KidxCatalog *c, const char *gpu
 										   const char *name_prefix, const char *title_prefix,
 										   bool *known);
 
+/*
+ * The vendor a GPU name the catalog does not know shows by its first word
+ * (NVIDIA, Tesla, Quadro, GeForce: nvidia; AMD, Radeon: amd; Intel: intel,
+ * in any case), or NULL: what catalog_environment_document stores.
+ */
+extern const char *catalog_vendor_of_name(const char *gpu);
+
 /* A provider's display title: kernelindex.providers', else the name. */
 extern const char *catalog_provider_title(const KidxCatalog *c, const char *provider);
 

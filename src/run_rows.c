@@ -716,10 +716,17 @@ group_resource(BatchStatement *st, RowsState *rs, char **v, RunRef kind, RunMetr
 				{
 					intern_add(rs->unknown_gpus, gpu, strlen(gpu), &isnew);
 					if (isnew)
+					{
+						const char *vendor = catalog_vendor_of_name(gpu);
+
 						ereport(NOTICE,
-								(errmsg("GPU \"%s\" is not in kernelindex.gpus: stored with product \"%s\" as written",
+								(vendor != NULL ?
+								 errmsg("GPU \"%s\" is not in kernelindex.gpus: stored with product \"%s\" as written and vendor \"%s\" from its name",
+										row_shown_value(gpu), row_shown_value(gpu), vendor) :
+								 errmsg("GPU \"%s\" is not in kernelindex.gpus: stored with product \"%s\" as written and no vendor",
 										row_shown_value(gpu), row_shown_value(gpu)),
 								 errhint("To describe it (vendor, product, form factor, architecture), INSERT INTO kernelindex.gpus before loading; environments already stored keep what they say.")));
+					}
 				}
 			}
 			break;

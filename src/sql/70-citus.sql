@@ -38,8 +38,8 @@
  *   their own: run_bundles_citus (the runs' rows, joined on the shards
  *   to what they refer to by run_refs, the view run_bundles reads too,
  *   brought to the coordinator, which rebuilds the documents there) and
- *   run_bundle_citus()
- *   (the same for one digest, bound in PL/pgSQL so that Citus plans it).
+ *   run_bundle_citus() (the same for one digest, bound in PL/pgSQL so that
+ *   Citus plans it).
  *   Both forms exist on every server, so that the regress suite
  *   citus_forms compares them row for row where Citus is not installed.
  *   Every BI view runs as written.
