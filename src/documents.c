@@ -18,10 +18,10 @@
  * run_document() and run_bundle() do the same for a digest, and run_json()
  * gives the run document of a row: row_refs() resolves what the row refers
  * to a column at a time, each value read once per call site.  Its queries
- * name only the tables of the schema kernelindex, which these functions'
- * callers may read, not the views of kernelindex_internal (no USAGE is
- * granted on it; and the upgrade script calls run_document() before that
- * schema exists).
+ * name only the tables of the schema kernelindex, as the caller (the
+ * privileges a reader is granted are on those), not the views of
+ * kernelindex_internal: the upgrade script calls run_document() before
+ * that schema exists.
  *
  *-------------------------------------------------------------------------
  */
