@@ -56,6 +56,7 @@
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/datum.h"
+#include "utils/guc.h"
 #include "utils/hsearch.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -1359,12 +1360,33 @@ batch_run_count(Batch *b)
 	return b->nruns;
 }
 
+/*
+ * Plan the statements that store a batch to find stored rows by index.
+ * Each looks up a batch's keys at once (= ANY of an array, or a join to
+ * unnest); with thousands of keys the planner prefers reading the whole
+ * table, whose cost grows with the store, to one index probe a key, and a
+ * load of N runs then reads the store N / batch times.  Set for the batch's
+ * statements only, as ri_triggers.c sets work_mem for its initial check;
+ * the answer is the GUC nest level to end with AtEOXact_GUC (an error ends
+ * it with the transaction or subtransaction).
+ */
+static int
+probe_by_index(void)
+{
+	int			level = NewGUCNestLevel();
+
+	(void) set_config_option("enable_seqscan", "off", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+	return level;
+}
+
 /* Store the batch; see batch.h. */
 int64
 batch_finish(Batch *b)
 {
 	int64		stored;
 	int			i;
+	int			guc_level = probe_by_index();
 
 	kidx_spi_connect();
 	for (i = 0; i < RR_N; i++)
@@ -1375,6 +1397,7 @@ batch_finish(Batch *b)
 	stored = store_runs(b);
 	if (SPI_finish() != SPI_OK_FINISH)
 		elog(ERROR, "SPI_finish failed");
+	AtEOXact_GUC(true, guc_level);
 	return stored;
 }
 
