@@ -119,9 +119,11 @@ LEFT JOIN kernelindex.providers pv ON pv.name OPERATOR(pg_catalog.=) x.provider;
 
 CREATE VIEW kernelindex.change_points AS
 SELECT f.*,
+	-- (the frame as release_changes' rank has it)
 	pg_catalog.rank() OVER (ORDER BY f.direction OPERATOR(pg_catalog.=) 'regression' DESC,
 		CASE WHEN f.direction OPERATOR(pg_catalog.=) 'regression' THEN f.ratio END DESC NULLS LAST,
-		CASE WHEN f.direction OPERATOR(pg_catalog.=) 'improvement' THEN f.ratio END ASC NULLS LAST) AS rank
+		CASE WHEN f.direction OPERATOR(pg_catalog.=) 'improvement' THEN f.ratio END ASC NULLS LAST
+		ROWS BETWEEN CURRENT ROW AND CURRENT ROW) AS rank
 FROM kernelindex.series_change_points f;
 COMMENT ON VIEW kernelindex.change_points IS
 'one row per change of level in a series (one implementation''s runs under one comparability key and metric, in release order where its runs carry releases, else in time order): the releases and times either side, the levels (medians of the primary statistic) before and after, their ratio, the direction, the p-value of the rank-sum binary segmentation that found it (kernelindex.change_point; settings kernelindex.change_*), and a rank: 1 for the largest regression';
