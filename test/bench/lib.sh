@@ -145,6 +145,41 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 # yes if value <= limit, else no.
 at_most() { awk -v v="$1" -v l="$2" 'BEGIN { print (v <= l) ? "yes" : "no" }'; }
 
+# The floor of a load (doc/performance.md, "Targets"): the runs of database
+# $1, already stored, INSERTed in the order $2 (default their primary key's)
+# into a copy of kernelindex.runs with its indexes and no triggers; prints
+# the seconds it took.
+floor_runs() {
+	local db=$1 order=${2:-comparability_key, digest} t
+	psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "SET client_min_messages = warning" \
+		-c "DROP TABLE IF EXISTS floor_runs" -c "CREATE TABLE floor_runs (LIKE kernelindex.runs INCLUDING ALL)"
+	t=$(timed "$db" "INSERT INTO floor_runs SELECT * FROM kernelindex.runs ORDER BY $order") || return 1
+	psql -X -q -d "$db" -c "DROP TABLE floor_runs"
+	echo "$t"
+}
+
+# PostgreSQL's own insertion of every row a load of varied data stores in
+# the tables that grow with it: the runs, the comparability keys and the
+# workloads of database $1, each INSERTed in its primary key's order into a
+# copy of its table with its indexes, constraints and generated columns, in
+# one transaction; prints the seconds it took.  (The other tables a load
+# writes hold a handful of rows: GPUs, implementations, releases.)
+floor_stored() {
+	local db=$1 t w
+	w=$(psql -X -At -d "$db" -c "SELECT string_agg(quote_ident(attname), ', ' ORDER BY attnum) FROM pg_attribute
+		WHERE attrelid = 'kernelindex.workloads'::regclass AND attnum > 0 AND NOT attisdropped AND attgenerated = ''")
+	psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "SET client_min_messages = warning" \
+		-c "DROP TABLE IF EXISTS floor_runs, floor_keys, floor_workloads" \
+		-c "CREATE TABLE floor_runs (LIKE kernelindex.runs INCLUDING ALL)" \
+		-c "CREATE TABLE floor_keys (LIKE kernelindex.comparability_keys INCLUDING ALL)" \
+		-c "CREATE TABLE floor_workloads (LIKE kernelindex.workloads INCLUDING ALL)"
+	t=$(timed "$db" "INSERT INTO floor_runs SELECT * FROM kernelindex.runs ORDER BY comparability_key, digest;
+		INSERT INTO floor_keys SELECT * FROM kernelindex.comparability_keys ORDER BY key;
+		INSERT INTO floor_workloads ($w) SELECT $w FROM kernelindex.workloads ORDER BY digest") || return 1
+	psql -X -q -d "$db" -c "DROP TABLE floor_runs, floor_keys, floor_workloads"
+	echo "$t"
+}
+
 # A number with thousands separators.
 thousands() { sed -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|[^0-9]\)/\1,\2\3/' -e 'ta' <<<"$1"; }
 

@@ -81,19 +81,11 @@ result "the loading backend's peak memory (RssAnon) at $(thousands "$large") / a
 # What PostgreSQL's own INSERT grows by: the same runs into a copy of
 # kernelindex.runs with its indexes (no triggers), in the floor's order
 # (key order, as ingest.sh's floor) and in time order (their digests in
-# no order, as a load meets them), at both sizes.
+# no order), at both sizes.
 echo "== the floor at $(thousands "$small") and at $(thousands "$large") runs"
-floor_time() {
-	local db=kidx_bench_scale_$1 t
-	psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "SET client_min_messages = warning" \
-		-c "DROP TABLE IF EXISTS floor_runs" -c "CREATE TABLE floor_runs (LIKE kernelindex.runs INCLUDING ALL)"
-	t=$(timed "$db" "INSERT INTO floor_runs SELECT * FROM kernelindex.runs ORDER BY $2")
-	psql -X -q -d "$db" -c "DROP TABLE floor_runs"
-	echo "$t"
-}
 for order in "comparability_key, digest" "observed_at, digest"; do
-	f_small=$(floor_time small "$order")
-	f_large=$(floor_time large "$order")
+	f_small=$(floor_runs kidx_bench_scale_small "$order")
+	f_large=$(floor_runs kidx_bench_scale_large "$order")
 	r=$(ratio "$f_large" "$f_small")
 	echo "floor in order of $order: $f_small s at $(thousands "$small"), $f_large s at $(thousands "$large"): ${r}x"
 	result "the floor (the runs INSERTed into a copy of runs, by $order) at $(thousands "$large") / at $(thousands "$small")" \
