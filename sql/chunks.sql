@@ -135,7 +135,7 @@ RESET kernelindex.load_memory;
 ANALYZE kernelindex.workloads, kernelindex.comparability_keys, kernelindex.runs,
 	kernelindex.implementations, kernelindex.run_strings;
 CREATE TEMP VIEW store_scans AS
-SELECT s.relname, s.seq_scan
+SELECT s.relname, s.seq_scan, s.idx_tup_fetch, s.n_live_tup
 FROM pg_catalog.pg_stat_user_tables s
 WHERE s.schemaname = 'kernelindex'
   AND s.relname IN ('workloads', 'comparability_keys', 'runs', 'implementations', 'environments',
@@ -149,20 +149,29 @@ SELECT kernel_name, kernel_provider, kernel_operation_mode, metric_name, metric_
 FROM generated;
 SELECT pg_catalog.pg_stat_force_next_flush();
 SELECT pg_catalog.pg_stat_clear_snapshot();
+-- (a table read whole: by a sequential scan, or by fetching as many rows by
+-- index as it had, as a full index scan under a merge join would)
 CREATE TEMP VIEW scans_since AS
-SELECT a.relname, a.seq_scan - b.seq_scan AS scans
+SELECT a.relname, a.seq_scan - b.seq_scan AS seq_scans,
+	a.idx_tup_fetch - b.idx_tup_fetch >= b.n_live_tup AS every_row_by_index
 FROM store_scans a JOIN scans_before b USING (relname)
-WHERE a.seq_scan > b.seq_scan;
--- (the tables scanned: none)
+WHERE a.seq_scan > b.seq_scan
+   OR (b.n_live_tup >= 1000 AND a.idx_tup_fetch - b.idx_tup_fetch >= b.n_live_tup);
+-- (the tables read whole: none)
 SELECT * FROM scans_since ORDER BY relname;
--- The same check sees a scan: one deliberate read of workloads whole.
+-- The same check sees a table read whole: workloads by a sequential scan,
+-- comparability keys by a full scan of their primary key.
 TRUNCATE scans_before;
 INSERT INTO scans_before SELECT * FROM store_scans;
 BEGIN;
+SET LOCAL max_parallel_workers_per_gather = 0;
 SET LOCAL enable_indexscan = off;
 SET LOCAL enable_indexonlyscan = off;
 SET LOCAL enable_bitmapscan = off;
 SELECT count(*) > 0 AS read_whole FROM kernelindex.workloads;
+SET LOCAL enable_indexscan = on;
+SET LOCAL enable_seqscan = off;
+SELECT count(*) > 0 AS read_whole FROM (SELECT k.protocol_id FROM kernelindex.comparability_keys k ORDER BY k.key) s;
 COMMIT;
 SELECT pg_catalog.pg_stat_force_next_flush();
 SELECT pg_catalog.pg_stat_clear_snapshot();

@@ -763,22 +763,27 @@ store_resources(Batch *b, RunRef kind)
 	 * Documents of rows stored without one are filled in: the rows are
 	 * locked first in digest order, so that two loads filling in the same
 	 * rows wait for each other instead of deadlocking (an UPDATE locks them
-	 * in the order its join meets them).
+	 * in the order its join meets them).  Both statements name the batch's
+	 * digests as an index condition (= ANY), so that the rows are found by
+	 * the primary key: a join alone lets the planner read the whole index
+	 * in digest order for the ORDER BY, filtering on "document IS NULL",
+	 * once a batch (regress chunks).
 	 */
 	if (placeholders)
 		kidx_spi_execute(psprintf("SELECT FROM kernelindex.%s AS t"
 								  " JOIN ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2)) AS u(d, doc)"
 								  " ON t.digest OPERATOR(%s.=) u.d"
-								  " WHERE t.document IS NULL AND u.doc IS NOT NULL"
+								  " WHERE t.digest OPERATOR(%s.=) ANY ($1)"
+								  " AND t.document IS NULL AND u.doc IS NOT NULL"
 								  " ORDER BY t.digest FOR NO KEY UPDATE OF t",
-								  ref_table[kind], schema),
+								  ref_table[kind], schema, schema),
 						 2, types, args, NULL, false, 0);
 	if (placeholders && SPI_processed > 0)
 		kidx_spi_execute(psprintf("UPDATE kernelindex.%s AS t SET document = u.doc"
 								  " FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2)) AS u(d, doc)"
-								  " WHERE t.digest OPERATOR(%s.=) u.d AND t.document IS NULL"
-								  " AND u.doc IS NOT NULL",
-								  ref_table[kind], schema),
+								  " WHERE t.digest OPERATOR(%s.=) u.d AND t.digest OPERATOR(%s.=) ANY ($1)"
+								  " AND t.document IS NULL AND u.doc IS NOT NULL",
+								  ref_table[kind], schema, schema),
 						 2, types, args, NULL, false, 0);
 
 	/* Read again what is not known yet. */
