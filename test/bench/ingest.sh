@@ -82,6 +82,8 @@ if ! load=$(timed "$db" "\\copy kernelindex.liger_rows FROM '$big' WITH (FORMAT 
 fi
 runs=$(q -At -c "SELECT count(*) FROM kernelindex.runs")
 sample=$(q -At -F ' ' -c "SELECT count(*), count(*) FILTER (WHERE kidx_resource_digest(kernelindex.run_document(digest) -> 'run') <> digest) FROM kernelindex.runs TABLESAMPLE BERNOULLI (0.2) REPEATABLE (1)")
+# (vacuumed first, so that no autovacuum of the new store overlaps the floors)
+q -c "VACUUM ANALYZE"
 floor=$(floor_runs "$db")
 stored=$(floor_stored "$db")
 printf 'plain COPY into 15 text columns:      %8.2f s\n' "$plain"

@@ -152,7 +152,8 @@ at_most() { awk -v v="$1" -v l="$2" 'BEGIN { print (v <= l) ? "yes" : "no" }'; }
 floor_runs() {
 	local db=$1 order=${2:-comparability_key, digest} t
 	psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "SET client_min_messages = warning" \
-		-c "DROP TABLE IF EXISTS floor_runs" -c "CREATE TABLE floor_runs (LIKE kernelindex.runs INCLUDING ALL)"
+		-c "DROP TABLE IF EXISTS floor_runs" \
+		-c "CREATE TABLE floor_runs (LIKE kernelindex.runs INCLUDING ALL) WITH (autovacuum_enabled = off)" || return 1
 	t=$(timed "$db" "INSERT INTO floor_runs SELECT * FROM kernelindex.runs ORDER BY $order") || return 1
 	psql -X -q -d "$db" -c "DROP TABLE floor_runs"
 	echo "$t"
@@ -163,16 +164,19 @@ floor_runs() {
 # workloads of database $1, each INSERTed in its primary key's order into a
 # copy of its table with its indexes, constraints and generated columns, in
 # one transaction; prints the seconds it took.  (The other tables a load
-# writes hold a handful of rows: GPUs, implementations, releases.)
+# writes hold a few hundred rows at most: GPUs, implementations, releases.)
+# The workloads' copy keeps the extension's CHECK that each digest is its
+# document's, so each row is canonicalized and hashed as a load's is.
 floor_stored() {
 	local db=$1 t w
-	w=$(psql -X -At -d "$db" -c "SELECT string_agg(quote_ident(attname), ', ' ORDER BY attnum) FROM pg_attribute
-		WHERE attrelid = 'kernelindex.workloads'::regclass AND attnum > 0 AND NOT attisdropped AND attgenerated = ''")
+	w=$(psql -X -At -v ON_ERROR_STOP=1 -d "$db" -c "SELECT string_agg(quote_ident(attname), ', ' ORDER BY attnum) FROM pg_attribute
+		WHERE attrelid = 'kernelindex.workloads'::regclass AND attnum > 0 AND NOT attisdropped AND attgenerated = ''") &&
+		[ -n "$w" ] || return 1
 	psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "SET client_min_messages = warning" \
 		-c "DROP TABLE IF EXISTS floor_runs, floor_keys, floor_workloads" \
-		-c "CREATE TABLE floor_runs (LIKE kernelindex.runs INCLUDING ALL)" \
-		-c "CREATE TABLE floor_keys (LIKE kernelindex.comparability_keys INCLUDING ALL)" \
-		-c "CREATE TABLE floor_workloads (LIKE kernelindex.workloads INCLUDING ALL)"
+		-c "CREATE TABLE floor_runs (LIKE kernelindex.runs INCLUDING ALL) WITH (autovacuum_enabled = off)" \
+		-c "CREATE TABLE floor_keys (LIKE kernelindex.comparability_keys INCLUDING ALL) WITH (autovacuum_enabled = off)" \
+		-c "CREATE TABLE floor_workloads (LIKE kernelindex.workloads INCLUDING ALL) WITH (autovacuum_enabled = off)" || return 1
 	t=$(timed "$db" "INSERT INTO floor_runs SELECT * FROM kernelindex.runs ORDER BY comparability_key, digest;
 		INSERT INTO floor_keys SELECT * FROM kernelindex.comparability_keys ORDER BY key;
 		INSERT INTO floor_workloads ($w) SELECT $w FROM kernelindex.workloads ORDER BY digest") || return 1

@@ -82,6 +82,8 @@ result "the loading backend's peak memory (RssAnon) at $(thousands "$large") / a
 # kernelindex.runs with its indexes (no triggers), in the floor's order
 # (key order, as ingest.sh's floor) and in time order (their digests in
 # no order), at both sizes.
+# (both stores vacuumed first: no autovacuum overlaps the floors or the reads)
+for d in small large; do psql -X -q -d "kidx_bench_scale_$d" -c "VACUUM ANALYZE"; done
 echo "== the floor at $(thousands "$small") and at $(thousands "$large") runs"
 for order in "comparability_key, digest" "observed_at, digest"; do
 	f_small=$(floor_runs kidx_bench_scale_small "$order")
@@ -94,7 +96,6 @@ done
 
 echo "== full reads at $(thousands "$small") and at $(thousands "$large") runs"
 growth=$(awk -v a="$large" -v b="$small" 'BEGIN { printf "%.4g", 1.3 * a / b }')
-for d in small large; do psql -X -q -d "kidx_bench_scale_$d" -c "VACUUM ANALYZE"; done
 for v in runs run_facts latest_runs speedups release_speedups release_changes speedup_since releases change_points; do
 	read_all="\\copy (SELECT * FROM kernelindex.$v) TO '/dev/null'"
 	read -r s1 _ <<<"$(best kidx_bench_scale_small 600 "$read_all")"
