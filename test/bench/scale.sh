@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Loads of any size (doc/performance.md, "Targets", scale; issue 27): the same kind of
-# varied Liger rows (shape c of generate.sh: almost every row a new workload
-# and comparability key, the shape a statement keeps the most of) loaded by
+# varied Liger rows (shape c of generate.sh: every row a new series, a new
+# comparability key for about one row in two and a new workload for one in
+# ten, the shape a statement keeps the most of) loaded by
 # one COPY at LIGER_BENCH_ROWS rows (default 1,000,000) and at
 # KIDX_BENCH_SCALE rows (default 10 times as many), each into an empty
 # database, while the loading backend's memory is read from /proc every
