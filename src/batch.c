@@ -760,31 +760,47 @@ store_resources(Batch *b, RunRef kind)
 			SPI_freetuptable(SPI_tuptable);
 	}
 	/*
-	 * Documents of rows stored without one are filled in: the rows are
-	 * locked first in digest order, so that two loads filling in the same
-	 * rows wait for each other instead of deadlocking (an UPDATE locks them
-	 * in the order its join meets them).  Both statements name the batch's
-	 * digests as an index condition (= ANY), so that the rows are found by
-	 * the primary key: a join alone lets the planner read the whole index
-	 * in digest order for the ORDER BY, filtering on "document IS NULL",
-	 * once a batch (regress chunks).
+	 * Documents of rows stored without one are filled in: those this batch
+	 * brings a document for and did not store itself, which the first read
+	 * found stored without one or did not see (a concurrent load may have
+	 * stored them since, with or without).  The rows are locked first in
+	 * digest order, so that two loads filling in the same rows wait for each
+	 * other instead of deadlocking (an UPDATE locks them in the order its
+	 * join meets them).  Both statements name the digests as an index
+	 * condition (= ANY): with a join alone the planner may read the whole
+	 * primary key in digest order for the ORDER BY (regress chunks).
 	 */
+	m = 0;
 	if (placeholders)
+		for (i = 0; i < n; i++)
+		{
+			BatchResource *res = &b->res[kind][i];
+
+			if (res->document != NULL && !res->inserted && (res->recheck || res->id == 0))
+			{
+				digests[m] = &res->digest;
+				docs[m] = PointerGetDatum(res->document);
+				docnulls[m] = false;
+				m++;
+			}
+		}
+	if (m > 0)
+	{
+		newargs[0] = digest_array(digests, m);
+		newargs[1] = kidx_datum_array(docs, docnulls, m, JSONBOID);
 		kidx_spi_execute(psprintf("SELECT FROM kernelindex.%s AS t"
-								  " JOIN ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2)) AS u(d, doc)"
-								  " ON t.digest OPERATOR(%s.=) u.d"
-								  " WHERE t.digest OPERATOR(%s.=) ANY ($1)"
-								  " AND t.document IS NULL AND u.doc IS NOT NULL"
+								  " WHERE t.digest OPERATOR(%s.=) ANY ($1) AND t.document IS NULL"
 								  " ORDER BY t.digest FOR NO KEY UPDATE OF t",
-								  ref_table[kind], schema, schema),
-						 2, types, args, NULL, false, 0);
-	if (placeholders && SPI_processed > 0)
-		kidx_spi_execute(psprintf("UPDATE kernelindex.%s AS t SET document = u.doc"
-								  " FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2)) AS u(d, doc)"
-								  " WHERE t.digest OPERATOR(%s.=) u.d AND t.digest OPERATOR(%s.=) ANY ($1)"
-								  " AND t.document IS NULL AND u.doc IS NOT NULL",
-								  ref_table[kind], schema, schema),
-						 2, types, args, NULL, false, 0);
+								  ref_table[kind], schema),
+						 1, types, newargs, NULL, false, 0);
+		if (SPI_processed > 0)
+			kidx_spi_execute(psprintf("UPDATE kernelindex.%s AS t SET document = u.doc"
+									  " FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2)) AS u(d, doc)"
+									  " WHERE t.digest OPERATOR(%s.=) u.d AND t.digest OPERATOR(%s.=) ANY ($1)"
+									  " AND t.document IS NULL",
+									  ref_table[kind], schema, schema),
+							 2, types, newargs, NULL, false, 0);
+	}
 
 	/* Read again what is not known yet. */
 	m = 0;
