@@ -9,7 +9,8 @@
 #   key order into a copy of kernelindex.runs with its indexes and no
 #   triggers; beside it, PostgreSQL's own INSERT of every row the load
 #   stores in the tables that grow with it (runs, keys, workloads: lib.sh
-#   floor_stored), which the floor leaves out.
+#   floor_stored), which the floor leaves out, and the same rows by COPY
+#   FROM (COPY's batched insertion).
 # - Documents out: COPY (SELECT document FROM kernelindex.documents) TO a
 #   file, against a COPY TO of the same documents kept in a jsonb column
 #   (loaded from that file).
@@ -86,10 +87,12 @@ sample=$(q -At -F ' ' -c "SELECT count(*), count(*) FILTER (WHERE kidx_resource_
 q -c "VACUUM ANALYZE"
 floor=$(floor_runs "$db")
 stored=$(floor_stored "$db")
+copied=$(floor_stored "$db" copy "$work")
 printf 'plain COPY into 15 text columns:      %8.2f s\n' "$plain"
 printf 'COPY into kernelindex.liger_rows:     %8.2f s  (%d runs, %.0f us a row)\n' "$load" "$runs" "$(awk -v t="$load" -v n="$n" 'BEGIN { print 1e6 * t / n }')"
 printf 'floor: the runs into a copy of runs:  %8.2f s\n' "$floor"
 printf 'the runs, keys and workloads so:      %8.2f s\n' "$stored"
+printf 'the same by COPY FROM (binary):       %8.2f s\n' "$copied"
 echo "sampled runs whose digest is not their document's: ${sample#* } of ${sample% *}"
 [ "$runs" -eq "$n" ] || { echo "FAILED: $n rows gave $runs runs"; exit 1; }
 [ "${sample#* }" = 0 ] || { echo "FAILED: a sampled run's digest is not its document's"; exit 1; }
@@ -99,6 +102,10 @@ met=$(at_most "$r" 2)
 result "CSV in: load / floor" "<= 2x" "${failed:+$failed }${r}x ($(dur "$load") / $(dur "$floor"))" "$met"
 r=$(ratio "$stored" "$floor")
 result "CSV in: PostgreSQL's INSERT of the runs, keys and workloads / floor" "- (PostgreSQL's own)" "${r}x ($(dur "$stored") / $(dur "$floor"))" -
+r=$(ratio "$copied" "$floor")
+result "CSV in: PostgreSQL's COPY of the runs, keys and workloads / floor" "- (PostgreSQL's own)" "${r}x ($(dur "$copied") / $(dur "$floor"))" -
+r=$(ratio "$copied" "$plain")
+result "CSV in: PostgreSQL's COPY of the runs, keys and workloads / plain COPY" "- (PostgreSQL's own)" "${r}x ($(dur "$copied") / $(dur "$plain"))" -
 r=$(ratio "$load" "$stored")
 result "CSV in: load / PostgreSQL's INSERT of the runs, keys and workloads" "-" "${failed:+$failed }${r}x ($(dur "$load") / $(dur "$stored"))" -
 r=$(ratio "$load" "$plain")

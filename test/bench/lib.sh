@@ -161,14 +161,18 @@ floor_runs() {
 
 # PostgreSQL's own insertion of every row a load of varied data stores in
 # the tables that grow with it: the runs, the comparability keys and the
-# workloads of database $1, each INSERTed in its primary key's order into a
-# copy of its table with its indexes, constraints and generated columns, in
-# one transaction; prints the seconds it took.  (The other tables a load
-# writes hold a few hundred rows at most: GPUs, implementations, releases.)
-# The workloads' copy keeps the extension's CHECK that each digest is its
-# document's, so each row is canonicalized and hashed as a load's is.
+# workloads of database $1, each in its primary key's order into a copy of
+# its table with its indexes, constraints and generated columns, in one
+# transaction; prints the seconds it took.  $2 says how: insert (the
+# default; INSERT ... SELECT, as the floor) or copy (COPY FROM of the same
+# rows, written beforehand in binary to files in directory $3: COPY's
+# batched heap insertion, PostgreSQL's fastest way in short of building
+# the indexes afterwards).  (The other tables a load writes hold a few
+# hundred rows at most: GPUs, implementations, releases.)  The workloads'
+# copy keeps the extension's CHECK that each digest is its document's, so
+# each row is canonicalized and hashed as a load's is.
 floor_stored() {
-	local db=$1 t w
+	local db=$1 how=${2:-insert} dir=${3:-} t w start
 	w=$(psql -X -At -v ON_ERROR_STOP=1 -d "$db" -c "SELECT string_agg(quote_ident(attname), ', ' ORDER BY attnum) FROM pg_attribute
 		WHERE attrelid = 'kernelindex.workloads'::regclass AND attnum > 0 AND NOT attisdropped AND attgenerated = ''") &&
 		[ -n "$w" ] || return 1
@@ -177,9 +181,30 @@ floor_stored() {
 		-c "CREATE TABLE floor_runs (LIKE kernelindex.runs INCLUDING ALL) WITH (autovacuum_enabled = off)" \
 		-c "CREATE TABLE floor_keys (LIKE kernelindex.comparability_keys INCLUDING ALL) WITH (autovacuum_enabled = off)" \
 		-c "CREATE TABLE floor_workloads (LIKE kernelindex.workloads INCLUDING ALL) WITH (autovacuum_enabled = off)" || return 1
-	t=$(timed "$db" "INSERT INTO floor_runs SELECT * FROM kernelindex.runs ORDER BY comparability_key, digest;
-		INSERT INTO floor_keys SELECT * FROM kernelindex.comparability_keys ORDER BY key;
-		INSERT INTO floor_workloads ($w) SELECT $w FROM kernelindex.workloads ORDER BY digest") || return 1
+	case "$how" in
+	insert)
+		t=$(timed "$db" "INSERT INTO floor_runs SELECT * FROM kernelindex.runs ORDER BY comparability_key, digest;
+			INSERT INTO floor_keys SELECT * FROM kernelindex.comparability_keys ORDER BY key;
+			INSERT INTO floor_workloads ($w) SELECT $w FROM kernelindex.workloads ORDER BY digest") || return 1
+		;;
+	copy)
+		[ -d "$dir" ] || { echo "floor_stored: no directory '$dir' for the copy files" >&2; return 1; }
+		psql -X -q -v ON_ERROR_STOP=1 -d "$db" \
+			-c "\\copy (SELECT * FROM kernelindex.runs ORDER BY comparability_key, digest) TO '$dir/floor_runs.bin' WITH (FORMAT binary)" \
+			-c "\\copy (SELECT * FROM kernelindex.comparability_keys ORDER BY key) TO '$dir/floor_keys.bin' WITH (FORMAT binary)" \
+			-c "\\copy (SELECT $w FROM kernelindex.workloads ORDER BY digest) TO '$dir/floor_workloads.bin' WITH (FORMAT binary)" \
+			-c "CHECKPOINT" || return 1
+		start=$(now)
+		psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "BEGIN" \
+			-c "\\copy floor_runs FROM '$dir/floor_runs.bin' WITH (FORMAT binary)" \
+			-c "\\copy floor_keys FROM '$dir/floor_keys.bin' WITH (FORMAT binary)" \
+			-c "\\copy floor_workloads ($w) FROM '$dir/floor_workloads.bin' WITH (FORMAT binary)" \
+			-c "COMMIT" >/dev/null || return 1
+		t=$(awk -v a="$start" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }')
+		rm -f "$dir"/floor_runs.bin "$dir"/floor_keys.bin "$dir"/floor_workloads.bin
+		;;
+	*) echo "floor_stored: '$how' is neither insert nor copy" >&2; return 1 ;;
+	esac
 	psql -X -q -d "$db" -c "DROP TABLE floor_runs, floor_keys, floor_workloads"
 	echo "$t"
 }

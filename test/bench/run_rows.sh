@@ -9,7 +9,8 @@
 # resolved runs inserted in key order into a copy of kernelindex.runs with
 # its indexes and no triggers); beside them, PostgreSQL's own INSERT of every
 # row such a load stores (its runs, keys and workloads: lib.sh floor_stored),
-# which the floor leaves out.  Every row must be a run, and a sample of the
+# which the floor leaves out, and the same rows by COPY FROM (COPY's batched
+# insertion).  Every row must be a run, and a sample of the
 # runs the digest of its document.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -38,16 +39,22 @@ bad=$(q -At -c "SELECT count(*) FILTER (WHERE kidx_resource_digest(kernelindex.r
 q -c "VACUUM ANALYZE"
 floor=$(floor_runs "$db")
 stored=$(floor_stored "$db")
+copied=$(floor_stored "$db" copy "$work")
 printf 'plain COPY into %d text columns:      %8.2f s\n' "$(tr ',' '\n' <<<"$cols" | wc -l)" "$plain"
 printf 'COPY into kernelindex.run_rows:       %8.2f s  (%d runs)\n' "$load" "$runs"
 printf 'floor: the runs into a copy of runs:  %8.2f s\n' "$floor"
 printf 'the runs, keys and workloads so:      %8.2f s  (%s)\n' "$stored" "$(q -At -c "SELECT format('%s keys, %s workloads', (SELECT count(*) FROM kernelindex.comparability_keys), (SELECT count(*) FROM kernelindex.workloads))")"
+printf 'the same by COPY FROM (binary):       %8.2f s\n' "$copied"
 [ "$runs" -eq "$n" ] || { echo "FAILED: $n rows gave $runs runs"; exit 1; }
 [ "$bad" = 0 ] || { echo "FAILED: a sampled run's digest is not its document's"; exit 1; }
 r=$(ratio "$load" "$floor")
 result "run_rows in (varied harness rows): load / floor" "<= 2x" "${r}x ($(dur "$load") / $(dur "$floor"))" "$(at_most "$r" 2)"
 r=$(ratio "$stored" "$floor")
 result "run_rows in (varied harness rows): PostgreSQL's INSERT of the runs, keys and workloads / floor" "- (PostgreSQL's own)" "${r}x ($(dur "$stored") / $(dur "$floor"))" -
+r=$(ratio "$copied" "$floor")
+result "run_rows in (varied harness rows): PostgreSQL's COPY of the runs, keys and workloads / floor" "- (PostgreSQL's own)" "${r}x ($(dur "$copied") / $(dur "$floor"))" -
+r=$(ratio "$copied" "$plain")
+result "run_rows in (varied harness rows): PostgreSQL's COPY of the runs, keys and workloads / plain COPY" "- (PostgreSQL's own)" "${r}x ($(dur "$copied") / $(dur "$plain"))" -
 r=$(ratio "$load" "$stored")
 result "run_rows in (varied harness rows): load / PostgreSQL's INSERT of the runs, keys and workloads" "-" "${r}x ($(dur "$load") / $(dur "$stored"))" -
 r=$(ratio "$load" "$plain")
