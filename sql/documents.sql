@@ -159,6 +159,17 @@ SELECT kernelindex_internal.external_id_of('labelled', NULL, 'liger/gpu', 'n8', 
 SELECT kernelindex_internal.external_id_of('derived', 'k', 's', 'l', now());
 \set VERBOSITY terse
 
+-- A run stored already, ingested again with other metadata (another
+-- release label): nothing is stored, its stored labels stay, and a NOTICE
+-- says so, from ingest_document and ingest_bundles as from a COPY.
+SET client_min_messages = notice;
+SELECT kernelindex.ingest_document(jsonb_set(bundle, '{run,metadata,labels}', '{"liger_version": "9.9"}')) = digest::kidx_digest AS same_run
+FROM whole ORDER BY digest LIMIT 1;
+SELECT kernelindex.ingest_bundles(array_agg(jsonb_set(bundle, '{run,metadata,labels}', '{"liger_version": "9.9"}'))) AS stored
+FROM (SELECT bundle FROM whole ORDER BY digest LIMIT 3) x;
+SET client_min_messages = warning;
+SELECT count(*) FILTER (WHERE release = '9.9') AS relabelled, count(*) AS runs FROM kernelindex.run_facts;
+
 -- Leave the store empty for the suites that follow.
 TRUNCATE kernelindex.runs, kernelindex.comparability_keys, kernelindex.protocols,
 	kernelindex.environments, kernelindex.workloads, kernelindex.implementations, kernelindex.run_titles,

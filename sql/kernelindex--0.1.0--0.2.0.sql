@@ -2004,7 +2004,10 @@ SELECT s.comparability_key AS key,
 		kernelindex_internal.runs_p_value(s.value_mean, s.value_stddev, s.value_samples,
 			s.base_numbers[10], s.base_numbers[11], s.base_numbers[12])) AS outside_noise,
 	kernelindex_internal.runs_p_value(s.value_mean, s.value_stddev, s.value_samples,
-		s.base_numbers[10], s.base_numbers[11], s.base_numbers[12]) AS p_value
+		s.base_numbers[10], s.base_numbers[11], s.base_numbers[12]) AS p_value,
+	s.base_numbers[10] AS base_value_mean,
+	s.base_numbers[11] AS base_value_stddev,
+	s.base_numbers[12] AS base_value_samples
 FROM kernelindex_internal.run_pass s
 LEFT JOIN kernelindex.protocols p ON p.id OPERATOR(pg_catalog.=) s.protocol_id
 LEFT JOIN kernelindex.workloads w ON w.id OPERATOR(pg_catalog.=) s.workload_id
@@ -2127,7 +2130,19 @@ SELECT f.kernel, f.kernel_title, f.pass, f.metric, f.gpu, f.gpu_form_factor, f.w
 	CASE WHEN f.metric OPERATOR(pg_catalog.=) 'latency' THEN f.base_value END AS reference_latency_ns_primary,
 	f.peak_bytes_primary,
 	CASE WHEN f.metric OPERATOR(pg_catalog.=) 'peak_memory' THEN f.base_value END AS reference_peak_bytes_primary,
-	f.p_value
+	f.p_value,
+	f.latency_ms_primary,
+	CASE WHEN f.metric OPERATOR(pg_catalog.=) 'latency' THEN kernelindex.ns_to_ms(f.base_value) END AS reference_latency_ms_primary,
+	f.peak_mib_primary,
+	CASE WHEN f.metric OPERATOR(pg_catalog.=) 'peak_memory' THEN kernelindex.bytes_to_mib(f.base_value) END AS reference_peak_mib_primary,
+	f.latency_ns_mean, f.latency_ns_stddev, f.latency_ns_min, f.latency_ns_max, f.latency_samples,
+	CASE WHEN f.metric OPERATOR(pg_catalog.=) 'latency' THEN f.base_value_mean END AS reference_latency_ns_mean,
+	CASE WHEN f.metric OPERATOR(pg_catalog.=) 'latency' THEN f.base_value_stddev END AS reference_latency_ns_stddev,
+	CASE WHEN f.metric OPERATOR(pg_catalog.=) 'latency' THEN f.base_value_samples END AS reference_latency_samples,
+	f.peak_bytes_mean, f.peak_bytes_stddev, f.peak_bytes_min, f.peak_bytes_max, f.peak_samples,
+	CASE WHEN f.metric OPERATOR(pg_catalog.=) 'peak_memory' THEN f.base_value_mean END AS reference_peak_bytes_mean,
+	CASE WHEN f.metric OPERATOR(pg_catalog.=) 'peak_memory' THEN f.base_value_stddev END AS reference_peak_bytes_stddev,
+	CASE WHEN f.metric OPERATOR(pg_catalog.=) 'peak_memory' THEN f.base_value_samples END AS reference_peak_samples
 FROM kernelindex_internal.facts f
 LEFT JOIN kernelindex.providers rpv ON rpv.name OPERATOR(pg_catalog.=) f.base_provider
 WHERE f.has_reference AND NOT f.is_reference;
@@ -2152,7 +2167,13 @@ SELECT f.kernel, f.kernel_title, f.pass, f.metric, f.gpu, f.gpu_form_factor, f.w
 	f.comparability_key, f.implementation_digest, f.run_digest,
 	CASE WHEN f.compared THEN f.base_run_digest END AS reference_run_digest,
 	f.harness, f.primary_statistic,
-	CASE WHEN f.compared THEN f.p_value END AS p_value
+	CASE WHEN f.compared THEN f.p_value END AS p_value,
+	CASE WHEN f.compared THEN f.base_statistic END AS reference_primary_statistic,
+	f.latency_ns_primary, f.latency_ms_primary, f.peak_bytes_primary, f.peak_mib_primary,
+	CASE WHEN f.compared AND f.metric OPERATOR(pg_catalog.=) 'latency' THEN f.base_value END AS reference_latency_ns_primary,
+	CASE WHEN f.compared AND f.metric OPERATOR(pg_catalog.=) 'latency' THEN kernelindex.ns_to_ms(f.base_value) END AS reference_latency_ms_primary,
+	CASE WHEN f.compared AND f.metric OPERATOR(pg_catalog.=) 'peak_memory' THEN f.base_value END AS reference_peak_bytes_primary,
+	CASE WHEN f.compared AND f.metric OPERATOR(pg_catalog.=) 'peak_memory' THEN kernelindex.bytes_to_mib(f.base_value) END AS reference_peak_mib_primary
 FROM kernelindex_internal.release_facts f;
 
 /* Each pair of consecutive releases of a series. */
@@ -2171,7 +2192,12 @@ SELECT c.kernel, c.kernel_title, c.pass, c.metric, c.gpu, c.gpu_form_factor, c.w
 		c.change DESC NULLS LAST ROWS BETWEEN CURRENT ROW AND CURRENT ROW) AS regression_rank,
 	c.comparability_key, c.implementation_digest, c.old_run_digest, c.run_digest AS new_run_digest,
 	c.harness, c.primary_statistic, c.old_numbers[7] AS old_value, c.value AS new_value,
-	c.change_p_value AS p_value
+	c.change_p_value AS p_value,
+	c.old_statistic AS old_primary_statistic,
+	CASE WHEN c.metric OPERATOR(pg_catalog.=) 'latency' THEN kernelindex.ns_to_ms(c.old_numbers[7]) END AS old_latency_ms_primary,
+	c.latency_ms_primary AS new_latency_ms_primary,
+	CASE WHEN c.metric OPERATOR(pg_catalog.=) 'peak_memory' THEN kernelindex.bytes_to_mib(c.old_numbers[7]) END AS old_peak_mib_primary,
+	c.peak_mib_primary AS new_peak_mib_primary
 FROM kernelindex_internal.change_facts c;
 
 /* Since which release a series beats the reference. */
@@ -2291,7 +2317,7 @@ END
 $$;
 
 COMMENT ON VIEW kernelindex.speedups IS
-'each run of a non-reference implementation against the reference implementation (the harness''s reference implementation, kernelindex.harnesses; torch by default) under the same comparability key (same protocol, workload and GPU): the reference''s latest run of the same release, else of any release (see same_release); speedup = reference latency / latency for latency rows, memory_ratio = reference peak memory / peak memory for memory rows; outside_noise when the two p20-p80 bands do not overlap';
+'each run of a non-reference implementation against the reference implementation (the harness''s reference implementation, kernelindex.harnesses; torch by default) under the same comparability key (same protocol, workload and GPU): the reference''s latest run of the same release, else of any release (see same_release); speedup = reference latency / latency for latency rows, memory_ratio = reference peak memory / peak memory for memory rows, each on the primary statistic both runs are compared on (NULL where they name different ones); outside_noise: the two p20-p80 bands do not overlap, else Welch''s p_value < 0.01';
 COMMENT ON COLUMN kernelindex.speedups.kernel IS 'kernel (benchmark) name';
 COMMENT ON COLUMN kernelindex.speedups.kernel_title IS 'kernel title';
 COMMENT ON COLUMN kernelindex.speedups.pass IS 'timed pass: forward, backward, full';
@@ -2303,7 +2329,7 @@ COMMENT ON COLUMN kernelindex.speedups.provider IS 'provider of the run';
 COMMENT ON COLUMN kernelindex.speedups.provider_title IS 'provider title of the run';
 COMMENT ON COLUMN kernelindex.speedups.release IS 'release label of the run';
 COMMENT ON COLUMN kernelindex.speedups.observed_at IS 'when the run was measured';
-COMMENT ON COLUMN kernelindex.speedups.reference_provider IS 'provider of the reference run (torch)';
+COMMENT ON COLUMN kernelindex.speedups.reference_provider IS 'provider of the reference run: the harness''s reference implementation (kernelindex.harnesses; torch by default)';
 COMMENT ON COLUMN kernelindex.speedups.reference_provider_title IS 'title of the reference provider (PyTorch)';
 COMMENT ON COLUMN kernelindex.speedups.reference_release IS 'release label of the reference run';
 COMMENT ON COLUMN kernelindex.speedups.reference_observed_at IS 'when the reference run was measured';
@@ -2343,6 +2369,26 @@ COMMENT ON COLUMN kernelindex.speedups.reference_latency_ns_primary IS 'the refe
 COMMENT ON COLUMN kernelindex.speedups.peak_bytes_primary IS 'the run''s peak memory on its primary statistic, bytes';
 COMMENT ON COLUMN kernelindex.speedups.reference_peak_bytes_primary IS 'the reference run''s peak memory on its primary statistic, bytes';
 COMMENT ON COLUMN kernelindex.speedups.p_value IS 'two-sided p-value of Welch''s t-test between the two runs'' means (from their means, standard deviations and samples); NULL unless both report all three with at least 2 samples';
+COMMENT ON COLUMN kernelindex.speedups.latency_ms_primary IS 'the run''s latency on its primary statistic, milliseconds (exact)';
+COMMENT ON COLUMN kernelindex.speedups.reference_latency_ms_primary IS 'the reference run''s latency on its primary statistic, milliseconds (exact)';
+COMMENT ON COLUMN kernelindex.speedups.peak_mib_primary IS 'the run''s peak memory on its primary statistic, MiB (exact)';
+COMMENT ON COLUMN kernelindex.speedups.reference_peak_mib_primary IS 'the reference run''s peak memory on its primary statistic, MiB (exact)';
+COMMENT ON COLUMN kernelindex.speedups.latency_ns_mean IS 'mean latency of the run, nanoseconds';
+COMMENT ON COLUMN kernelindex.speedups.latency_ns_stddev IS 'standard deviation of the run''s latency, nanoseconds';
+COMMENT ON COLUMN kernelindex.speedups.latency_ns_min IS 'minimum latency of the run, nanoseconds';
+COMMENT ON COLUMN kernelindex.speedups.latency_ns_max IS 'maximum latency of the run, nanoseconds';
+COMMENT ON COLUMN kernelindex.speedups.latency_samples IS 'number of trials behind the run''s latency statistics';
+COMMENT ON COLUMN kernelindex.speedups.reference_latency_ns_mean IS 'mean latency of the reference run, nanoseconds';
+COMMENT ON COLUMN kernelindex.speedups.reference_latency_ns_stddev IS 'standard deviation of the reference run''s latency, nanoseconds';
+COMMENT ON COLUMN kernelindex.speedups.reference_latency_samples IS 'number of trials behind the reference run''s latency statistics';
+COMMENT ON COLUMN kernelindex.speedups.peak_bytes_mean IS 'mean peak memory of the run, bytes';
+COMMENT ON COLUMN kernelindex.speedups.peak_bytes_stddev IS 'standard deviation of the run''s peak memory, bytes';
+COMMENT ON COLUMN kernelindex.speedups.peak_bytes_min IS 'minimum peak memory of the run, bytes';
+COMMENT ON COLUMN kernelindex.speedups.peak_bytes_max IS 'maximum peak memory of the run, bytes';
+COMMENT ON COLUMN kernelindex.speedups.peak_samples IS 'number of trials behind the run''s peak memory statistics';
+COMMENT ON COLUMN kernelindex.speedups.reference_peak_bytes_mean IS 'mean peak memory of the reference run, bytes';
+COMMENT ON COLUMN kernelindex.speedups.reference_peak_bytes_stddev IS 'standard deviation of the reference run''s peak memory, bytes';
+COMMENT ON COLUMN kernelindex.speedups.reference_peak_samples IS 'number of trials behind the reference run''s peak memory statistics';
 
 
 CREATE VIEW kernelindex.release_speedups AS
@@ -2401,8 +2447,17 @@ COMMENT ON COLUMN kernelindex.release_runs.reference_run_digest IS 'the referenc
 COMMENT ON COLUMN kernelindex.release_runs.harness IS 'the harness that measured the run';
 COMMENT ON COLUMN kernelindex.release_runs.primary_statistic IS 'the statistic the run is compared on: median, mean or min';
 COMMENT ON COLUMN kernelindex.release_runs.p_value IS 'Welch''s p-value against the reference run, where both report mean, standard deviation and samples';
+COMMENT ON COLUMN kernelindex.release_runs.reference_primary_statistic IS 'the statistic the reference run is compared on';
+COMMENT ON COLUMN kernelindex.release_runs.latency_ns_primary IS 'the run''s latency on its primary statistic, ns';
+COMMENT ON COLUMN kernelindex.release_runs.latency_ms_primary IS 'the run''s latency on its primary statistic, milliseconds (exact)';
+COMMENT ON COLUMN kernelindex.release_runs.peak_bytes_primary IS 'the run''s peak memory on its primary statistic, bytes';
+COMMENT ON COLUMN kernelindex.release_runs.peak_mib_primary IS 'the run''s peak memory on its primary statistic, MiB (exact)';
+COMMENT ON COLUMN kernelindex.release_runs.reference_latency_ns_primary IS 'the reference run''s latency on its primary statistic, ns';
+COMMENT ON COLUMN kernelindex.release_runs.reference_latency_ms_primary IS 'the reference run''s latency on its primary statistic, milliseconds (exact)';
+COMMENT ON COLUMN kernelindex.release_runs.reference_peak_bytes_primary IS 'the reference run''s peak memory on its primary statistic, bytes';
+COMMENT ON COLUMN kernelindex.release_runs.reference_peak_mib_primary IS 'the reference run''s peak memory on its primary statistic, MiB (exact)';
 COMMENT ON VIEW kernelindex.release_speedups IS
-'per release, kernel, pass, metric, GPU and implementation: the geometric-mean speedup over the reference (torch) across the workloads both ran in that release, how many, and how many differ outside the noise';
+'per release, kernel, pass, metric, GPU and implementation: the geometric-mean speedup over the harness''s reference implementation (torch by default) across the workloads both ran in that release, how many, and how many differ outside the noise';
 COMMENT ON COLUMN kernelindex.release_speedups.release IS 'release label';
 COMMENT ON COLUMN kernelindex.release_speedups.release_rank IS 'position of the release in release order';
 COMMENT ON COLUMN kernelindex.release_speedups.kernel IS 'kernel (benchmark) name';
@@ -2413,15 +2468,15 @@ COMMENT ON COLUMN kernelindex.release_speedups.gpu IS 'GPU product';
 COMMENT ON COLUMN kernelindex.release_speedups.gpu_form_factor IS 'GPU board variant';
 COMMENT ON COLUMN kernelindex.release_speedups.provider IS 'implementation provider';
 COMMENT ON COLUMN kernelindex.release_speedups.provider_title IS 'provider title';
-COMMENT ON COLUMN kernelindex.release_speedups.reference_provider IS 'the reference implementation (torch)';
+COMMENT ON COLUMN kernelindex.release_speedups.reference_provider IS 'the harness''s reference implementation (kernelindex.harnesses; torch by default)';
 COMMENT ON COLUMN kernelindex.release_speedups.geomean_speedup IS 'geometric mean over the workloads of reference / run (above 1: faster, or less memory)';
 COMMENT ON COLUMN kernelindex.release_speedups.workloads IS 'workloads both the implementation and the reference ran in the release';
-COMMENT ON COLUMN kernelindex.release_speedups.workloads_outside_noise IS 'of those, how many differ outside the noise (p20-p80 bands apart)';
+COMMENT ON COLUMN kernelindex.release_speedups.workloads_outside_noise IS 'of those, how many differ outside the noise (p20-p80 bands apart, else Welch''s p < 0.01: see speedups.outside_noise)';
 COMMENT ON COLUMN kernelindex.release_speedups.faster_outside_noise IS 'workloads better than the reference outside the noise';
 COMMENT ON COLUMN kernelindex.release_speedups.slower_outside_noise IS 'workloads worse than the reference outside the noise';
 
 COMMENT ON VIEW kernelindex.release_changes IS
-'per comparability key and implementation, each pair of consecutive releases (in release order) it ran in: both medians, ratio = new / old (above 1: slower, or more memory), outside_noise, and regression_rank, 1 for the worst regression outside the noise';
+'per comparability key and implementation, each pair of consecutive releases (in release order) it ran in: both values of the primary statistic, ratio = new / old (above 1: slower, or more memory), outside_noise, and regression_rank, 1 for the worst regression outside the noise';
 COMMENT ON COLUMN kernelindex.release_changes.kernel IS 'kernel (benchmark) name';
 COMMENT ON COLUMN kernelindex.release_changes.kernel_title IS 'kernel title';
 COMMENT ON COLUMN kernelindex.release_changes.pass IS 'timed pass';
@@ -2453,9 +2508,14 @@ COMMENT ON COLUMN kernelindex.release_changes.primary_statistic IS 'the statisti
 COMMENT ON COLUMN kernelindex.release_changes.old_value IS 'the old release''s primary statistic (ns for latency, bytes for peak memory)';
 COMMENT ON COLUMN kernelindex.release_changes.new_value IS 'the new release''s primary statistic (ns for latency, bytes for peak memory)';
 COMMENT ON COLUMN kernelindex.release_changes.p_value IS 'Welch''s p-value between the two runs, where both report mean, standard deviation and samples';
+COMMENT ON COLUMN kernelindex.release_changes.old_primary_statistic IS 'the statistic the old release''s run is compared on (the ratio is set where it is the new one''s)';
+COMMENT ON COLUMN kernelindex.release_changes.old_latency_ms_primary IS 'the old release''s latency on its primary statistic, milliseconds (exact)';
+COMMENT ON COLUMN kernelindex.release_changes.new_latency_ms_primary IS 'the new release''s latency on its primary statistic, milliseconds (exact)';
+COMMENT ON COLUMN kernelindex.release_changes.old_peak_mib_primary IS 'the old release''s peak memory on its primary statistic, MiB (exact)';
+COMMENT ON COLUMN kernelindex.release_changes.new_peak_mib_primary IS 'the new release''s peak memory on its primary statistic, MiB (exact)';
 
 COMMENT ON VIEW kernelindex.speedup_since IS
-'per comparability key and implementation: the first release in which it beat the reference (torch) outside the noise, and whether its latest release with a reference run still does';
+'per comparability key and implementation: the first release in which it beat the harness''s reference implementation (torch by default) outside the noise, and whether its latest release with a reference run still does';
 COMMENT ON COLUMN kernelindex.speedup_since.kernel IS 'kernel (benchmark) name';
 COMMENT ON COLUMN kernelindex.speedup_since.kernel_title IS 'kernel title';
 COMMENT ON COLUMN kernelindex.speedup_since.pass IS 'timed pass';
@@ -2474,6 +2534,8 @@ COMMENT ON COLUMN kernelindex.speedup_since.latest_speedup IS 'its speedup over 
 COMMENT ON COLUMN kernelindex.speedup_since.still_faster IS 'whether it still beats the reference outside the noise in its latest release';
 COMMENT ON COLUMN kernelindex.speedup_since.comparability_key IS 'comparability key, sha256:<hex>';
 COMMENT ON COLUMN kernelindex.speedup_since.implementation_digest IS 'implementation digest, sha256:<hex>';
+
+COMMENT ON COLUMN kernelindex.providers.is_reference IS 'true for the implementation speedups are measured against in runs of a harness kernelindex.harnesses does not list (torch); a listed harness names its own (harnesses.reference_implementation)';
 
 /*
  * The views.  series_change_points: one pass over narrow rows of runs (the

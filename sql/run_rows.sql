@@ -28,6 +28,21 @@ FROM kernelindex.protocols ORDER BY 1;
 SELECT kernel, pass, gpu, workload_label, provider, reference_provider,
 	round(speedup::numeric, 4) AS speedup, outside_noise
 FROM kernelindex.speedups ORDER BY kernel, workload_label, provider;
+-- a run compared on its mean or min shows both sides' values of that
+-- statistic in ms, their means, deviations and samples (Welch's inputs),
+-- as speedups and release_runs name them; release_changes likewise
+SELECT kernel, workload_label, provider, primary_statistic, reference_primary_statistic,
+	latency_ms_primary, reference_latency_ms_primary, latency_ns_mean, reference_latency_ns_mean,
+	latency_ns_stddev, reference_latency_ns_stddev, latency_samples, reference_latency_samples,
+	latency_ns_min, latency_ns_max, round(p_value::numeric, 6) AS p_value
+FROM kernelindex.speedups ORDER BY kernel, workload_label, provider;
+SELECT kernel, workload_label, provider, release, primary_statistic, reference_primary_statistic,
+	latency_ns_primary, latency_ms_primary, reference_latency_ns_primary, reference_latency_ms_primary,
+	round(ratio::numeric, 4) AS ratio
+FROM kernelindex.release_runs ORDER BY kernel, workload_label, provider, release_rank;
+SELECT kernel, workload_label, provider, old_release, new_release, old_primary_statistic, primary_statistic,
+	old_latency_ms_primary, new_latency_ms_primary, round(ratio::numeric, 4) AS ratio
+FROM kernelindex.release_changes ORDER BY kernel, workload_label, provider, new_release_rank;
 
 -- The same file again: nothing is added, no id is taken from a sequence,
 -- and a NOTICE counts the runs stored already.

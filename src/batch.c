@@ -1541,12 +1541,19 @@ batch_statement_finish(BatchStatement *s)
 	s->offered += batch_run_count(s->batch);
 	s->stored += batch_finish(s->batch);
 	s->chunks++;
-	if (s->offered > s->stored)
+	batch_report_kept(s->offered, s->stored);
+	return s->stored;
+}
+
+/* Say how many of a statement's runs were stored already; see batch.h. */
+void
+batch_report_kept(int64 offered, int64 stored)
+{
+	if (offered > stored)
 		ereport(NOTICE,
 				(errmsg("kernelindex: " INT64_FORMAT " of the " INT64_FORMAT " runs of this statement were stored already, or came twice, and are kept as they were",
-						s->offered - s->stored, s->offered),
+						offered - stored, offered),
 				 errdetail("A run is the same run when its spec is (protocol, workload, environment, implementation, time, values): loading it again stores nothing and changes none of its metadata (name, title, labels such as its release).")));
-	return s->stored;
 }
 
 /* The statement ingesting into relid now (its row trigger). */

@@ -91,6 +91,13 @@ extern int64 batch_run_count(Batch *b);
 extern int64 batch_finish(Batch *b);
 
 /*
+ * A NOTICE when fewer of a statement's runs were stored than it offered
+ * (the others were stored already, or came twice): the count, and that
+ * their metadata stays as stored.
+ */
+extern void batch_report_kept(int64 offered, int64 stored);
+
+/*
  * A statement ingesting rows into a view (kernelindex.documents or
  * kernelindex.liger_rows): begun by its BEFORE STATEMENT trigger, fed by
  * its INSTEAD OF row trigger, finished by its AFTER STATEMENT trigger.  An

@@ -420,6 +420,7 @@ kidx_ingest_bundles(PG_FUNCTION_ARGS)
 	Datum		d;
 	bool		isnull;
 	int64		ord = 0;
+	int64		offered;
 	int64		stored;
 
 	while (array_iterate(ai, &d, &isnull))
@@ -439,7 +440,9 @@ kidx_ingest_bundles(PG_FUNCTION_ARGS)
 		MemoryContextReset(rowcxt);
 	}
 	array_free_iterator(ai);
+	offered = batch_run_count(b);
 	stored = batch_finish(b);
+	batch_report_kept(offered, stored);
 	MemoryContextDelete(batch_context(b));
 	MemoryContextDelete(rowcxt);
 	PG_RETURN_INT64(stored);
@@ -454,8 +457,9 @@ kidx_ingest_document(PG_FUNCTION_ARGS)
 	DocState   *ds = doc_state(b);
 	KidxDigest *digest = palloc(sizeof(KidxDigest));
 	bool		has = add_document(ds, doc, 1, digest);
+	int64		offered = batch_run_count(b);
 
-	batch_finish(b);
+	batch_report_kept(offered, batch_finish(b));
 	MemoryContextDelete(batch_context(b));
 	if (!has)
 		PG_RETURN_NULL();

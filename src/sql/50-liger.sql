@@ -68,7 +68,7 @@ COMMENT ON TABLE kernelindex.providers IS
 'Provider catalog: implementation provider name (kernel_provider) to display title; extend with INSERT';
 COMMENT ON COLUMN kernelindex.providers.name IS 'provider name as the harness writes it, e.g. torch, liger';
 COMMENT ON COLUMN kernelindex.providers.title IS 'display title, e.g. PyTorch';
-COMMENT ON COLUMN kernelindex.providers.is_reference IS 'true for the baseline implementation speedups are measured against (torch)';
+COMMENT ON COLUMN kernelindex.providers.is_reference IS 'true for the implementation speedups are measured against in runs of a harness kernelindex.harnesses does not list (torch); a listed harness names its own (harnesses.reference_implementation)';
 COMMENT ON COLUMN kernelindex.providers.builtin IS 'true for rows the extension seeds (not dumped by pg_dump)';
 
 CREATE TABLE kernelindex.liger_passes (
