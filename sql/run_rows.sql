@@ -291,3 +291,30 @@ VALUES ('gpus', repeat('k', 300), 'torch', 'Acme Accelerator Z10', '2026-08-01T0
 -- The COPY target is a view, and always empty.
 SELECT relkind, (SELECT count(*) FROM kernelindex.run_rows) AS rows_left
 FROM pg_class WHERE oid = 'kernelindex.run_rows'::regclass;
+
+-- README's tour of another harness, exactly as README shows it (its CSV,
+-- its COPY, its three queries), in a database of its own.
+SELECT current_database() AS regress_db \gset
+CREATE DATABASE kidx_readme_tour TEMPLATE template0;
+\c kidx_readme_tour
+SET client_min_messages = warning;
+CREATE EXTENSION kernelindex;
+RESET client_min_messages;
+\copy kernelindex.run_rows (harness, kernel, implementation, gpu, observed_at, release, unit, median, p20, p80) FROM STDIN WITH (FORMAT csv, HEADER MATCH)
+harness,kernel,implementation,gpu,observed_at,release,unit,median,p20,p80
+mybench,softmax,torch,NVIDIA H100 80GB HBM3,2026-11-30 10:00:00,1.0,ms,0.412,0.405,0.420
+mybench,softmax,triton,NVIDIA H100 80GB HBM3,2026-11-30 10:00:05,1.0,ms,0.231,0.228,0.236
+mybench,softmax,torch,NVIDIA H100 80GB HBM3,2026-12-01 10:00:00,1.1,ms,0.410,0.404,0.418
+mybench,softmax,triton,NVIDIA H100 80GB HBM3,2026-12-01 10:00:05,1.1,ms,0.198,0.195,0.202
+\.
+SELECT release, kernel, gpu, provider, round(geomean_speedup::numeric, 2) AS geomean_speedup,
+       workloads, faster_outside_noise
+FROM kernelindex.release_speedups WHERE kernel = 'softmax' ORDER BY release_rank;
+SELECT kernel, provider, since_release, latest_release,
+       round(latest_speedup::numeric, 2) AS latest_speedup, still_faster
+FROM kernelindex.speedup_since WHERE kernel = 'softmax';
+SELECT old_release, new_release, provider, old_latency_ms, new_latency_ms,
+       round(ratio::numeric, 3) AS ratio, outside_noise
+FROM kernelindex.release_changes WHERE kernel = 'softmax' ORDER BY regression_rank;
+\c :regress_db
+DROP DATABASE kidx_readme_tour;
