@@ -78,12 +78,10 @@ SELECT regression_rank, metric, workload_label, provider, old_release, new_relea
 	old_latency_ms, new_latency_ms, round(ratio::numeric, 4) AS ratio, outside_noise
 FROM kernelindex.release_changes ORDER BY regression_rank, workload_label, provider;
 -- on runs compared on their median, the primary columns are the median's
+-- (this store's changes are of latency; run_rows shows peak memory's)
 SELECT metric, count(*) AS changes,
 	count(*) FILTER (WHERE old_primary_statistic = 'median' AND primary_statistic = 'median') AS medians,
-	bool_and(old_latency_ms_primary IS NOT DISTINCT FROM old_latency_ms
-		AND new_latency_ms_primary IS NOT DISTINCT FROM new_latency_ms) AS latency_same,
-	bool_and(old_peak_mib_primary IS NOT DISTINCT FROM kernelindex.bytes_to_mib(old_peak_bytes)
-		AND new_peak_mib_primary IS NOT DISTINCT FROM kernelindex.bytes_to_mib(new_peak_bytes)) AS memory_same
+	bool_and(old_latency_ms_primary = old_latency_ms AND new_latency_ms_primary = new_latency_ms) AS latency_same
 FROM kernelindex.release_changes GROUP BY metric ORDER BY metric;
 
 -- speedup_since: the first release that beat torch outside the noise; does the latest still?

@@ -161,7 +161,8 @@ SELECT kernelindex_internal.external_id_of('derived', 'k', 's', 'l', now());
 
 -- A run stored already, ingested again with other metadata (another
 -- release label): nothing is stored, its stored labels stay, and a NOTICE
--- says so, from ingest_document and ingest_bundles as from a COPY.
+-- says so, from ingest_document and ingest_bundles (of each call) as from a
+-- COPY (of the statement).
 SET client_min_messages = notice;
 SELECT kernelindex.ingest_document(jsonb_set(bundle, '{run,metadata,labels}', '{"liger_version": "9.9"}')) = digest::kidx_digest AS same_run
 FROM whole ORDER BY digest LIMIT 1;

@@ -30,7 +30,8 @@ SELECT kernel, pass, gpu, workload_label, provider, reference_provider,
 FROM kernelindex.speedups ORDER BY kernel, workload_label, provider;
 -- a run compared on its mean or min shows both sides' values of that
 -- statistic in ms, their means, deviations and samples (Welch's inputs),
--- as speedups and release_runs name them; release_changes likewise
+-- as speedups and release_runs name them (release_changes: below, where
+-- a harness of means has two releases)
 SELECT kernel, workload_label, provider, primary_statistic, reference_primary_statistic,
 	latency_ms_primary, reference_latency_ms_primary, latency_ns_mean, reference_latency_ns_mean,
 	latency_ns_stddev, reference_latency_ns_stddev, latency_samples, reference_latency_samples,
@@ -316,5 +317,33 @@ FROM kernelindex.speedup_since WHERE kernel = 'softmax';
 SELECT old_release, new_release, provider, old_latency_ms, new_latency_ms,
        round(ratio::numeric, 3) AS ratio, outside_noise
 FROM kernelindex.release_changes WHERE kernel = 'softmax' ORDER BY regression_rank;
+-- A harness that reports means for its latency and minima for its peak
+-- memory, in two releases: the views show both runs' values of those
+-- statistics (in ms and MiB too), their ratios and Welch's p-value.
+\copy kernelindex.run_rows (harness, kernel, implementation, gpu, observed_at, release, metric, unit, mean, stddev, min, samples) FROM STDIN WITH (FORMAT csv, HEADER MATCH)
+harness,kernel,implementation,gpu,observed_at,release,metric,unit,mean,stddev,min,samples
+meanbench,gemm,torch,NVIDIA H100 80GB HBM3,2026-11-30 10:00:00,1.0,latency,us,120.5,1.5,118.0,200
+meanbench,gemm,cutlass,NVIDIA H100 80GB HBM3,2026-11-30 10:00:05,1.0,latency,us,80.25,1.25,78.5,200
+meanbench,gemm,torch,NVIDIA H100 80GB HBM3,2026-12-01 10:00:00,1.1,latency,us,121.0,1.5,118.5,200
+meanbench,gemm,cutlass,NVIDIA H100 80GB HBM3,2026-12-01 10:00:05,1.1,latency,us,90.75,1.0,89.0,200
+meanbench,gemm,torch,NVIDIA H100 80GB HBM3,2026-11-30 10:00:10,1.0,peak_memory,MiB,,,512,
+meanbench,gemm,cutlass,NVIDIA H100 80GB HBM3,2026-11-30 10:00:15,1.0,peak_memory,MiB,,,256,
+meanbench,gemm,torch,NVIDIA H100 80GB HBM3,2026-12-01 10:00:10,1.1,peak_memory,MiB,,,512,
+meanbench,gemm,cutlass,NVIDIA H100 80GB HBM3,2026-12-01 10:00:15,1.1,peak_memory,MiB,,,320,
+\.
+SELECT metric, provider, release, round(speedup::numeric, 4) AS speedup, round(memory_ratio::numeric, 4) AS memory_ratio,
+	latency_ms_primary, reference_latency_ms_primary, latency_ns_mean, reference_latency_ns_mean,
+	reference_latency_ns_stddev, reference_latency_samples, peak_bytes_min, peak_mib_primary,
+	reference_peak_mib_primary, outside_noise, round(p_value::numeric, 6) AS p_value
+FROM kernelindex.speedups WHERE kernel = 'gemm' ORDER BY metric, provider, observed_at;
+SELECT metric, provider, release, primary_statistic, reference_primary_statistic,
+	latency_ms_primary, reference_latency_ms_primary, peak_mib_primary, reference_peak_mib_primary,
+	round(ratio::numeric, 4) AS ratio
+FROM kernelindex.release_runs WHERE kernel = 'gemm' ORDER BY metric, provider, release_rank;
+SELECT metric, provider, old_release, new_release, old_primary_statistic, primary_statistic,
+	old_value, new_value, old_latency_ms_primary, new_latency_ms_primary,
+	old_peak_mib_primary, new_peak_mib_primary, round(ratio::numeric, 4) AS ratio, outside_noise,
+	round(p_value::numeric, 6) AS p_value
+FROM kernelindex.release_changes WHERE kernel = 'gemm' ORDER BY metric, provider;
 \c :regress_db
 DROP DATABASE kidx_readme_tour;

@@ -1541,18 +1541,18 @@ batch_statement_finish(BatchStatement *s)
 	s->offered += batch_run_count(s->batch);
 	s->stored += batch_finish(s->batch);
 	s->chunks++;
-	batch_report_kept(s->offered, s->stored);
+	batch_report_kept(s->offered, s->stored, "statement");
 	return s->stored;
 }
 
-/* Say how many of a statement's runs were stored already; see batch.h. */
+/* Say how many of a statement's or call's runs were stored already; see batch.h. */
 void
-batch_report_kept(int64 offered, int64 stored)
+batch_report_kept(int64 offered, int64 stored, const char *what)
 {
 	if (offered > stored)
 		ereport(NOTICE,
-				(errmsg("kernelindex: " INT64_FORMAT " of the " INT64_FORMAT " runs of this statement were stored already, or came twice, and are kept as they were",
-						offered - stored, offered),
+				(errmsg("kernelindex: " INT64_FORMAT " of the " INT64_FORMAT " runs of this %s were stored already, or came twice, and are kept as they were",
+						offered - stored, offered, what),
 				 errdetail("A run is the same run when its spec is (protocol, workload, environment, implementation, time, values): loading it again stores nothing and changes none of its metadata (name, title, labels such as its release).")));
 }
 

@@ -91,11 +91,11 @@ extern int64 batch_run_count(Batch *b);
 extern int64 batch_finish(Batch *b);
 
 /*
- * A NOTICE when fewer of a statement's runs were stored than it offered
- * (the others were stored already, or came twice): the count, and that
- * their metadata stays as stored.
+ * A NOTICE when fewer of the runs of what (a "statement", a "call") were
+ * stored than it offered (the others were stored already, or came twice):
+ * the count, and that their metadata stays as stored.
  */
-extern void batch_report_kept(int64 offered, int64 stored);
+extern void batch_report_kept(int64 offered, int64 stored, const char *what);
 
 /*
  * A statement ingesting rows into a view (kernelindex.documents or

@@ -442,7 +442,7 @@ kidx_ingest_bundles(PG_FUNCTION_ARGS)
 	array_free_iterator(ai);
 	offered = batch_run_count(b);
 	stored = batch_finish(b);
-	batch_report_kept(offered, stored);
+	batch_report_kept(offered, stored, "call");
 	MemoryContextDelete(batch_context(b));
 	MemoryContextDelete(rowcxt);
 	PG_RETURN_INT64(stored);
@@ -459,7 +459,7 @@ kidx_ingest_document(PG_FUNCTION_ARGS)
 	bool		has = add_document(ds, doc, 1, digest);
 	int64		offered = batch_run_count(b);
 
-	batch_report_kept(offered, batch_finish(b));
+	batch_report_kept(offered, batch_finish(b), "call");
 	MemoryContextDelete(batch_context(b));
 	if (!has)
 		PG_RETURN_NULL();

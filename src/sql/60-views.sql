@@ -661,7 +661,7 @@ END
 $$;
 
 COMMENT ON VIEW kernelindex.speedups IS
-'each run of a non-reference implementation against the reference implementation (the harness''s reference implementation, kernelindex.harnesses; torch by default) under the same comparability key (same protocol, workload and GPU): the reference''s latest run of the same release, else of any release (see same_release); speedup = reference latency / latency for latency rows, memory_ratio = reference peak memory / peak memory for memory rows, each on the primary statistic both runs are compared on (NULL where they name different ones); outside_noise: the two p20-p80 bands do not overlap, else Welch''s p_value < 0.01';
+'each run of a non-reference implementation against the reference implementation (the harness''s reference implementation, kernelindex.harnesses; torch by default) under the same comparability key (same protocol, workload and GPU): the reference''s latest run of the same release, else of any release (see same_release); speedup = reference latency / latency for latency rows, memory_ratio = reference peak memory / peak memory for memory rows, each on the primary statistic both runs are compared on (NULL where they name different ones); outside_noise: where both runs have p20-p80 bands, they do not overlap; where either lacks one, Welch''s p_value < 0.01';
 COMMENT ON COLUMN kernelindex.speedups.kernel IS 'kernel (benchmark) name';
 COMMENT ON COLUMN kernelindex.speedups.kernel_title IS 'kernel title';
 COMMENT ON COLUMN kernelindex.speedups.pass IS 'timed pass: forward, backward, full';
@@ -815,7 +815,7 @@ COMMENT ON COLUMN kernelindex.release_speedups.provider_title IS 'provider title
 COMMENT ON COLUMN kernelindex.release_speedups.reference_provider IS 'the harness''s reference implementation (kernelindex.harnesses; torch by default)';
 COMMENT ON COLUMN kernelindex.release_speedups.geomean_speedup IS 'geometric mean over the workloads of reference / run (above 1: faster, or less memory)';
 COMMENT ON COLUMN kernelindex.release_speedups.workloads IS 'workloads both the implementation and the reference ran in the release';
-COMMENT ON COLUMN kernelindex.release_speedups.workloads_outside_noise IS 'of those, how many differ outside the noise (p20-p80 bands apart, else Welch''s p < 0.01: see speedups.outside_noise)';
+COMMENT ON COLUMN kernelindex.release_speedups.workloads_outside_noise IS 'of those, how many differ outside the noise (p20-p80 bands apart where both runs have them, else Welch''s p < 0.01: see speedups.outside_noise)';
 COMMENT ON COLUMN kernelindex.release_speedups.faster_outside_noise IS 'workloads better than the reference outside the noise';
 COMMENT ON COLUMN kernelindex.release_speedups.slower_outside_noise IS 'workloads worse than the reference outside the noise';
 

@@ -173,6 +173,11 @@ floor_runs() {
 # each row is canonicalized and hashed as a load's is.
 floor_stored() {
 	local db=$1 how=${2:-insert} dir=${3:-} t w start
+	case "$how" in
+	insert) ;;
+	copy) [ -d "$dir" ] || { echo "floor_stored: no directory '$dir' for the copy files" >&2; return 1; } ;;
+	*) echo "floor_stored: '$how' is neither insert nor copy" >&2; return 1 ;;
+	esac
 	w=$(psql -X -At -v ON_ERROR_STOP=1 -d "$db" -c "SELECT string_agg(quote_ident(attname), ', ' ORDER BY attnum) FROM pg_attribute
 		WHERE attrelid = 'kernelindex.workloads'::regclass AND attnum > 0 AND NOT attisdropped AND attgenerated = ''") &&
 		[ -n "$w" ] || return 1
@@ -188,7 +193,6 @@ floor_stored() {
 			INSERT INTO floor_workloads ($w) SELECT $w FROM kernelindex.workloads ORDER BY digest") || return 1
 		;;
 	copy)
-		[ -d "$dir" ] || { echo "floor_stored: no directory '$dir' for the copy files" >&2; return 1; }
 		psql -X -q -v ON_ERROR_STOP=1 -d "$db" \
 			-c "\\copy (SELECT * FROM kernelindex.runs ORDER BY comparability_key, digest) TO '$dir/floor_runs.bin' WITH (FORMAT binary)" \
 			-c "\\copy (SELECT * FROM kernelindex.comparability_keys ORDER BY key) TO '$dir/floor_keys.bin' WITH (FORMAT binary)" \
@@ -203,7 +207,6 @@ floor_stored() {
 		t=$(awk -v a="$start" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }')
 		rm -f "$dir"/floor_runs.bin "$dir"/floor_keys.bin "$dir"/floor_workloads.bin
 		;;
-	*) echo "floor_stored: '$how' is neither insert nor copy" >&2; return 1 ;;
 	esac
 	psql -X -q -d "$db" -c "DROP TABLE floor_runs, floor_keys, floor_workloads"
 	echo "$t"
