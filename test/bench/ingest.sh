@@ -96,22 +96,7 @@ printf 'the same by COPY FROM (binary):       %8.2f s\n' "$copied"
 echo "sampled runs whose digest is not their document's: ${sample#* } of ${sample% *}"
 [ "$runs" -eq "$n" ] || { echo "FAILED: $n rows gave $runs runs"; exit 1; }
 [ "${sample#* }" = 0 ] || { echo "FAILED: a sampled run's digest is not its document's"; exit 1; }
-r=$(ratio "$load" "$floor")
-met=$(at_most "$r" 2)
-[ -z "$failed" ] || met=no
-result "CSV in: load / floor" "<= 2x" "${failed:+$failed }${r}x ($(dur "$load") / $(dur "$floor"))" "$met"
-r=$(ratio "$stored" "$floor")
-result "CSV in: PostgreSQL's INSERT of the runs, keys and workloads / floor" "- (PostgreSQL's own)" "${r}x ($(dur "$stored") / $(dur "$floor"))" -
-r=$(ratio "$copied" "$floor")
-result "CSV in: PostgreSQL's COPY of the runs, keys and workloads / floor" "- (PostgreSQL's own)" "${r}x ($(dur "$copied") / $(dur "$floor"))" -
-r=$(ratio "$copied" "$plain")
-result "CSV in: PostgreSQL's COPY of the runs, keys and workloads / plain COPY" "- (PostgreSQL's own)" "${r}x ($(dur "$copied") / $(dur "$plain"))" -
-r=$(ratio "$load" "$stored")
-result "CSV in: load / PostgreSQL's INSERT of the runs, keys and workloads" "-" "${failed:+$failed }${r}x ($(dur "$load") / $(dur "$stored"))" -
-r=$(ratio "$load" "$plain")
-met=$(at_most "$r" 6)
-[ -z "$failed" ] || met=no
-result "CSV in: load / plain COPY" "<= 6x (4x moonshot)" "${failed:+$failed }${r}x ($(dur "$load") / $(dur "$plain"))" "$met"
+load_results "CSV in" "$load" "$floor" "$stored" "$copied" "$plain" "$failed"
 
 echo "== documents out"
 if ! out=$(timed "$db" "\\copy (SELECT document FROM kernelindex.documents) TO '$jsonl' WITH $jsonl_opts"); then

@@ -212,6 +212,32 @@ floor_stored() {
 	echo "$t"
 }
 
+# Record the figures of a CSV load (name: what was loaded): the load
+# against its floor and a plain COPY (the targets), and PostgreSQL's own
+# storing of its runs, keys and workloads (floor_stored, by INSERT and by
+# COPY) against the floor and the plain COPY, and the load against it:
+# load_results NAME LOAD FLOOR STORED COPIED PLAIN [FAILED].  FAILED, if not
+# empty, says how the load missed (its figures are then not met).
+load_results() {
+	local name=$1 load=$2 floor=$3 stored=$4 copied=$5 plain=$6 failed=${7:-} r met
+	r=$(ratio "$load" "$floor")
+	met=$(at_most "$r" 2)
+	[ -z "$failed" ] || met=no
+	result "$name: load / floor" "<= 2x" "${failed:+$failed }${r}x ($(dur "$load") / $(dur "$floor"))" "$met"
+	r=$(ratio "$stored" "$floor")
+	result "$name: PostgreSQL's INSERT of the runs, keys and workloads / floor" "- (PostgreSQL's own)" "${r}x ($(dur "$stored") / $(dur "$floor"))" -
+	r=$(ratio "$copied" "$floor")
+	result "$name: PostgreSQL's COPY of the runs, keys and workloads / floor" "- (PostgreSQL's own)" "${r}x ($(dur "$copied") / $(dur "$floor"))" -
+	r=$(ratio "$copied" "$plain")
+	result "$name: PostgreSQL's COPY of the runs, keys and workloads / plain COPY" "- (PostgreSQL's own)" "${r}x ($(dur "$copied") / $(dur "$plain"))" -
+	r=$(ratio "$load" "$stored")
+	result "$name: load / PostgreSQL's INSERT of the runs, keys and workloads" "-" "${failed:+$failed }${r}x ($(dur "$load") / $(dur "$stored"))" -
+	r=$(ratio "$load" "$plain")
+	met=$(at_most "$r" 6)
+	[ -z "$failed" ] || met=no
+	result "$name: load / plain COPY" "<= 6x (4x moonshot)" "${failed:+$failed }${r}x ($(dur "$load") / $(dur "$plain"))" "$met"
+}
+
 # A number with thousands separators.
 thousands() { sed -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|[^0-9]\)/\1,\2\3/' -e 'ta' <<<"$1"; }
 

@@ -47,15 +47,4 @@ printf 'the runs, keys and workloads so:      %8.2f s  (%s)\n' "$stored" "$(q -A
 printf 'the same by COPY FROM (binary):       %8.2f s\n' "$copied"
 [ "$runs" -eq "$n" ] || { echo "FAILED: $n rows gave $runs runs"; exit 1; }
 [ "$bad" = 0 ] || { echo "FAILED: a sampled run's digest is not its document's"; exit 1; }
-r=$(ratio "$load" "$floor")
-result "run_rows in (varied harness rows): load / floor" "<= 2x" "${r}x ($(dur "$load") / $(dur "$floor"))" "$(at_most "$r" 2)"
-r=$(ratio "$stored" "$floor")
-result "run_rows in (varied harness rows): PostgreSQL's INSERT of the runs, keys and workloads / floor" "- (PostgreSQL's own)" "${r}x ($(dur "$stored") / $(dur "$floor"))" -
-r=$(ratio "$copied" "$floor")
-result "run_rows in (varied harness rows): PostgreSQL's COPY of the runs, keys and workloads / floor" "- (PostgreSQL's own)" "${r}x ($(dur "$copied") / $(dur "$floor"))" -
-r=$(ratio "$copied" "$plain")
-result "run_rows in (varied harness rows): PostgreSQL's COPY of the runs, keys and workloads / plain COPY" "- (PostgreSQL's own)" "${r}x ($(dur "$copied") / $(dur "$plain"))" -
-r=$(ratio "$load" "$stored")
-result "run_rows in (varied harness rows): load / PostgreSQL's INSERT of the runs, keys and workloads" "-" "${r}x ($(dur "$load") / $(dur "$stored"))" -
-r=$(ratio "$load" "$plain")
-result "run_rows in (varied harness rows): load / plain COPY" "<= 6x (4x moonshot)" "${r}x ($(dur "$load") / $(dur "$plain"))" "$(at_most "$r" 6)"
+load_results "run_rows in (varied harness rows)" "$load" "$floor" "$stored" "$copied" "$plain"
