@@ -2686,3 +2686,18 @@ SET sqlstate = (kernelindex.liger_row_fault(ROW(r.kernel_name, r.kernel_provider
 	r.y_value_50, r.y_value_20, r.y_value_80, r.extra_benchmark_config_str, r.gpu_name,
 	r."timestamp", r.liger_version)::kernelindex.liger_rows))[4]
 WHERE r.source OPERATOR(pg_catalog.=) 'liger';
+
+/* ---------------------------------------------------------------------
+ * Two indexes on runs instead of three (issue 27): the primary key leads
+ * with the digest, and finds a run by its digest alone (run_document), as
+ * the hash index runs_digest did; the runs of a comparability key are
+ * found by runs_external_key, which leads with the key.  A load stores one
+ * index entry a run fewer (about 37 bytes a run).  On Citus the key stays
+ * in the primary key (the distribution column of runs), and each statement
+ * is propagated to the shards.
+ * --------------------------------------------------------------------- */
+ALTER TABLE kernelindex.runs DROP CONSTRAINT runs_pkey;
+ALTER TABLE kernelindex.runs ADD CONSTRAINT runs_pkey PRIMARY KEY (digest, comparability_key);
+DROP INDEX kernelindex.runs_digest;
+COMMENT ON INDEX kernelindex.runs_pkey IS 'finds a run by its digest alone (run_document); the comparability key is in it because Citus distributes runs by it';
+COMMENT ON INDEX kernelindex.runs_external_key IS 'finds the runs of a comparability key (a dashboard''s runs, the runs comparable with one), and refuses two runs of a key with one externalId';

@@ -367,10 +367,9 @@ CREATE TABLE kernelindex.runs (
 	peak_bytes_min bigint,
 	peak_bytes_max bigint,
 	peak_samples bigint,
-	CONSTRAINT runs_pkey PRIMARY KEY (comparability_key, digest),
+	CONSTRAINT runs_pkey PRIMARY KEY (digest, comparability_key),
 	CONSTRAINT runs_external_key UNIQUE (comparability_key, external_key)
 );
-CREATE INDEX runs_digest ON kernelindex.runs USING hash (digest);
 COMMENT ON TABLE kernelindex.runs IS
 'BenchmarkRun resources as typed columns and references to what runs repeat; kernelindex.run_document(digest) rebuilds the document';
 COMMENT ON COLUMN kernelindex.runs.comparability_key IS 'kidx_comparability_key(protocol, workload, environment): runs are comparable iff equal (distribution key; kernelindex.comparability_keys)';
@@ -405,7 +404,8 @@ COMMENT ON COLUMN kernelindex.runs.peak_bytes_stddev IS 'the peakMemory/stddev/b
 COMMENT ON COLUMN kernelindex.runs.peak_bytes_min IS 'the peakMemory/min/bytes measurement, bytes';
 COMMENT ON COLUMN kernelindex.runs.peak_bytes_max IS 'the peakMemory/max/bytes measurement, bytes';
 COMMENT ON COLUMN kernelindex.runs.peak_samples IS 'the peakMemory/samples/count measurement: the number of trials behind the peak memory statistics';
-COMMENT ON INDEX kernelindex.runs_digest IS 'finds a run by its digest alone (run_document)';
+COMMENT ON INDEX kernelindex.runs_pkey IS 'finds a run by its digest alone (run_document); the comparability key is in it because Citus distributes runs by it';
+COMMENT ON INDEX kernelindex.runs_external_key IS 'finds the runs of a comparability key (a dashboard''s runs, the runs comparable with one), and refuses two runs of a key with one externalId';
 
 SELECT pg_catalog.pg_extension_config_dump('kernelindex.protocols', '');
 SELECT pg_catalog.pg_extension_config_dump('kernelindex.environments', '');

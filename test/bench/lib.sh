@@ -146,9 +146,10 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 at_most() { awk -v v="$1" -v l="$2" 'BEGIN { print (v <= l) ? "yes" : "no" }'; }
 
 # The floor of a load (doc/performance.md, "Targets"): the runs of database
-# $1, already stored, INSERTed in the order $2 (default their primary key's)
-# into a copy of kernelindex.runs with its indexes and no triggers; prints
-# the seconds it took.
+# $1, already stored, INSERTed in the order $2 (default comparability key
+# then digest, the order a load sorts a batch's runs in) into a copy of
+# kernelindex.runs with its indexes and no triggers; prints the seconds it
+# took.
 floor_runs() {
 	local db=$1 order=${2:-comparability_key, digest} t
 	psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "SET client_min_messages = warning" \
@@ -161,9 +162,10 @@ floor_runs() {
 
 # PostgreSQL's own insertion of every row a load of varied data stores in
 # the tables that grow with it: the runs, the comparability keys and the
-# workloads of database $1, each in its primary key's order into a copy of
-# its table with its indexes, constraints and generated columns, in one
-# transaction; prints the seconds it took.  $2 says how: insert (the
+# workloads of database $1 (the runs in the floor's order, the others in
+# their primary key's), each into a copy of its table with its indexes,
+# constraints and generated columns, in one transaction; prints the
+# seconds it took.  $2 says how: insert (the
 # default; INSERT ... SELECT, as the floor) or copy (COPY FROM of the same
 # rows, written beforehand in binary to files in directory $3: COPY's
 # batched heap insertion, PostgreSQL's fastest way in short of building
