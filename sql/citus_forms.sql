@@ -20,6 +20,10 @@ CREATE EXTENSION kernelindex;
 -- Liger runs (workload and implementation documents known) and the two
 -- reference records (workload and implementation known by digest only).
 \copy kernelindex.liger_rows FROM 'test/data/liger_sample.csv' WITH (FORMAT csv, HEADER MATCH)
+-- On Citus a load's INSERT reads the chunk of runs it writes from
+-- pending_runs(), which holds it while that INSERT runs (on one server too):
+-- once the load has ended, it returns none, in the session that loaded.
+SELECT count(*) AS pending_runs FROM kernelindex_internal.pending_runs();
 \set ref1 `cat test/data/records/sparsemax-backward-torch-rtx3090.json`
 \set ref2 `cat test/data/records/grpo-sequence-forward-torch-a100.json`
 SELECT kernelindex.ingest_document(:'ref1') IS NOT NULL AS stored,

@@ -2701,3 +2701,15 @@ ALTER TABLE kernelindex.runs ADD CONSTRAINT runs_pkey PRIMARY KEY (digest, compa
 DROP INDEX kernelindex.runs_digest;
 COMMENT ON INDEX kernelindex.runs_pkey IS 'finds a run by its digest alone (run_document); the comparability key is in it because Citus distributes runs by it';
 COMMENT ON INDEX kernelindex.runs_external_key IS 'finds the runs of a comparability key (a dashboard''s runs, the runs comparable with one), and refuses two runs of a key with one externalId';
+
+/* ---------------------------------------------------------------------
+ * On Citus a load writes each chunk of runs by INSERT ... SELECT FROM
+ * kernelindex_internal.pending_runs() (issue 27): Citus turned the array
+ * parameter of the INSERT before into text and back.
+ * --------------------------------------------------------------------- */
+CREATE FUNCTION kernelindex_internal.pending_runs()
+RETURNS SETOF kernelindex.runs
+AS 'MODULE_PATHNAME', 'kidx_pending_runs'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION kernelindex_internal.pending_runs() IS
+'the runs a load of this session is writing to kernelindex.runs on Citus, while its INSERT runs (no rows at any other time): the INSERT reads them from here rather than from an array parameter, which Citus would turn into text and back';

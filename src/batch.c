@@ -1107,11 +1107,13 @@ writer_open(RunsWriter *w, Batch *b)
 		 * the rows an INSERT ... SELECT ... ON CONFLICT sends to the shards,
 		 * and SPI refuses a RETURNING of fewer rows than that count.)
 		 */
-		const char *sql = k == 0 ?
+		const char *sql = distributed ?
+		(k == 0 ?
+		 "INSERT INTO kernelindex.runs SELECT u.* FROM kernelindex_internal.pending_runs() AS u" :
+		 "WITH i AS (INSERT INTO kernelindex.runs SELECT u.* FROM kernelindex_internal.pending_runs() AS u"
+		 " ON CONFLICT (comparability_key, digest) DO NOTHING RETURNING 1) SELECT pg_catalog.count(*) FROM i") :
+		k == 0 ?
 		"INSERT INTO kernelindex.runs SELECT u.* FROM pg_catalog.unnest($1) AS u" :
-		distributed ?
-		"WITH i AS (INSERT INTO kernelindex.runs SELECT u.* FROM pg_catalog.unnest($1) AS u"
-		" ON CONFLICT (comparability_key, digest) DO NOTHING RETURNING 1) SELECT pg_catalog.count(*) FROM i" :
 		"INSERT INTO kernelindex.runs SELECT u.* FROM pg_catalog.unnest($1) AS u"
 		" ON CONFLICT (comparability_key, digest) DO NOTHING";
 
@@ -1122,7 +1124,7 @@ writer_open(RunsWriter *w, Batch *b)
 		buf->rows = MemoryContextAlloc(b->cxt, sizeof(Datum) * w->cap);
 		buf->ords = MemoryContextAlloc(b->cxt, sizeof(int64) * w->cap);
 		buf->externals = MemoryContextAlloc(b->cxt, sizeof(ExternalParts) * w->cap);
-		buf->plan = kidx_kept_plan(sql, 1, argtypes);
+		buf->plan = kidx_kept_plan(sql, distributed ? 0 : 1, argtypes);
 	}
 }
 
@@ -1189,33 +1191,88 @@ stored_collision(RunsWriter *w, Batch *b, RunsBuffer *buf, Datum rows, ErrorData
 			 errhint("Two different runs of one source cannot share an externalId; nothing was stored.")));
 }
 
+/*
+ * The buffer whose runs a distributed INSERT is writing: what
+ * kernelindex_internal.pending_runs() returns while it runs (NULL at any
+ * other time).
+ */
+static RunsBuffer *pending_runs = NULL;
+
+/*
+ * The runs of the chunk this session's load is writing on Citus, as rows of
+ * kernelindex.runs (none at any other time).  Citus executes an INSERT ...
+ * SELECT FROM unnest($1) into a distributed table by deparsing its SELECT
+ * with every parameter turned into text: an array of 100,000 runs was
+ * output as text and parsed back for each chunk (71% of the coordinator's
+ * time in a load).  A function without arguments gives it nothing to
+ * convert: it returns the buffer's rows as they are.
+ */
+PG_FUNCTION_INFO_V1(kidx_pending_runs);
+Datum
+kidx_pending_runs(PG_FUNCTION_ARGS)
+{
+	FuncCallContext *f;
+
+	if (SRF_IS_FIRSTCALL())
+	{
+		f = SRF_FIRSTCALL_INIT();
+		f->user_fctx = pending_runs;
+		f->max_calls = pending_runs != NULL ? pending_runs->n : 0;
+	}
+	f = SRF_PERCALL_SETUP();
+	if (f->call_cntr < f->max_calls)
+	{
+		/* (read before SRF_RETURN_NEXT, which counts the call first) */
+		Datum		row = ((RunsBuffer *) f->user_fctx)->rows[f->call_cntr];
+
+		SRF_RETURN_NEXT(f, row);
+	}
+	SRF_RETURN_DONE(f);
+}
+
+/* Run a buffer's INSERT once (its rows: $1, or pending_runs on Citus). */
+static ErrorData *
+writer_execute(RunsBuffer *buf, Datum *rows)
+{
+	ErrorData  *volatile edata = NULL;
+
+	pending_runs = buf;
+	PG_TRY();
+	{
+		if (!buf->existing)
+			kidx_spi_execute_plan(buf->plan, rows, NULL, false, 0);
+		else
+			edata = execute_in_subxact(NULL, buf->plan, 1, NULL, rows);
+	}
+	PG_FINALLY();
+	{
+		pending_runs = NULL;
+	}
+	PG_END_TRY();
+	return edata;
+}
+
 /* Write a buffer's runs with one INSERT. */
 static void
 writer_flush(RunsWriter *w, Batch *b, RunsBuffer *buf)
 {
 	MemoryContext cxt = CurrentMemoryContext;
 	Datum		rows;
+	int			attempt;
 
 	if (buf->n == 0)
 		return;
 	MemoryContextSwitchTo(buf->cxt);
 	rows = PointerGetDatum(construct_array(buf->rows, buf->n, w->rowtype, -1, false, TYPALIGN_DOUBLE));
 	MemoryContextSwitchTo(cxt);
-	if (!buf->existing)
-		kidx_spi_execute_plan(buf->plan, &rows, NULL, false, 0);
-	else
+	for (attempt = 1;; attempt++)
 	{
-		int			attempt;
+		ErrorData  *edata = writer_execute(buf, &rows);
 
-		for (attempt = 1;; attempt++)
-		{
-			ErrorData  *edata = execute_in_subxact(NULL, buf->plan, 1, NULL, &rows);
-
-			if (edata == NULL)
-				break;
-			stored_collision(w, b, buf, rows, edata, attempt < INSERT_ATTEMPTS);
-			FreeErrorData(edata);
-		}
+		if (edata == NULL)
+			break;
+		stored_collision(w, b, buf, rows, edata, attempt < INSERT_ATTEMPTS);
+		FreeErrorData(edata);
 	}
 	if (buf->counted)
 	{

@@ -66,6 +66,13 @@ LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION kernelindex_internal.run_references() IS
 'each reference column of kernelindex.runs, the table it names a row of and that table''s key, as the C code holds them (what the reference triggers check, and kernelindex.distribute() declares as foreign keys on Citus)';
 
+CREATE FUNCTION kernelindex_internal.pending_runs()
+RETURNS SETOF kernelindex.runs
+AS 'MODULE_PATHNAME', 'kidx_pending_runs'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION kernelindex_internal.pending_runs() IS
+'the runs a load of this session is writing to kernelindex.runs on Citus, while its INSERT runs (no rows at any other time): the INSERT reads them from here rather than from an array parameter, which Citus would turn into text and back';
+
 /* The Citus forms of the views and functions that rebuild documents ----- */
 
 CREATE VIEW kernelindex_internal.run_bundles_citus AS

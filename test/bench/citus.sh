@@ -130,9 +130,35 @@ best_on() {
 	awk '/^Time:/ { t = $2 / 1000; if (b == "" || t < b) b = t } END { printf "%.6f", b }' <<<"$out"
 }
 
+# CPU seconds a cluster's processes have used so far: its postmaster's
+# ended children (reaped: cutime, cstime) and its live ones.
+cluster_cpu() {
+	local pid c
+	pid=$(head -1 "$work/$1/postmaster.pid")
+	{
+		awk '{ print $16 + $17 }' "/proc/$pid/stat"
+		for c in $(ps -o pid= --ppid "$pid"); do
+			awk '{ print $14 + $15 }' "/proc/$c/stat" 2>/dev/null || true
+		done
+	} | awk -v hz="$(getconf CLK_TCK)" '{ s += $1 } END { printf "%.2f", s / hz }'
+}
+# The CPU seconds of each node during a load: node=seconds ...
+declare -A cpu_before
+cpu_mark() { local m; for m in $nodes; do cpu_before[$m]=$(cluster_cpu "$m"); done; }
+cpu_used() {
+	local m
+	for m in $nodes; do
+		printf '%s %s ' "$m" "$(awk -v a="${cpu_before[$m]}" -v b="$(cluster_cpu "$m")" 'BEGIN { printf "%.2f", b - a }')"
+	done
+}
+
 echo "== CSV in"
+cpu_mark
 load_single=$(timed_on single "\\copy kernelindex.liger_rows FROM '$big' WITH (FORMAT csv, HEADER MATCH)")
+cpu_single=$(cpu_used)
+cpu_mark
 load_citus=$(timed_on coordinator "\\copy kernelindex.liger_rows FROM '$big' WITH (FORMAT csv, HEADER MATCH)")
+cpu_citus=$(cpu_used)
 runs_single=$(on single -d "$db" -At -c "SELECT count(*) FROM kernelindex.runs")
 runs_citus=$(on coordinator -d "$db" -At -c "SELECT count(*) FROM kernelindex.runs")
 printf 'one server:              %8.2f s  (%d runs)\n' "$load_single" "$runs_single"
@@ -143,6 +169,18 @@ digests() { on "$1" -d "$db" -At -c "SELECT count(*), sum(hashtext(digest::text)
 [ "$(digests single)" = "$(digests coordinator)" ] || { echo "FAILED: the runs differ"; exit 1; }
 r=$(ratio "$load_citus" "$load_single")
 result "Citus: CSV in, coordinator + 2 workers / one server" "<= 1.5x" "${r}x ($(dur "$load_citus") / $(dur "$load_single"))" "$(at_most "$r" 1.5)"
+# Where the load's time went: each cluster's CPU seconds (every process
+# of it: backends, Citus' connections between nodes, checkpointer, WAL
+# writer) against the wall-clock time, on this machine's $(nproc) cores.
+cpu_of() { awk -v n="$2" '{ for (i = 1; i < NF; i += 2) if ($i == n) print $(i + 1) }' <<<"$1"; }
+c_single=$(cpu_of "$cpu_single" single)
+c_coord=$(cpu_of "$cpu_citus" coordinator)
+c_w1=$(cpu_of "$cpu_citus" worker1)
+c_w2=$(cpu_of "$cpu_citus" worker2)
+c_total=$(awk -v a="$c_coord" -v b="$c_w1" -v c="$c_w2" 'BEGIN { printf "%.2f", a + b + c }')
+echo "CPU during the load: one server $c_single s in $load_single s; coordinator $c_coord s, workers $c_w1 s and $c_w2 s (together $c_total s) in $load_citus s"
+result "Citus: CSV in, CPU seconds of all three nodes / of one server (coordinator, workers)" "-" \
+	"$(ratio "$c_total" "$c_single")x ($c_total s: $c_coord s, $c_w1 s, $c_w2 s / $c_single s)" "-"
 
 echo "== BI"
 for node in $nodes; do on "$node" -d "$db" -c "VACUUM ANALYZE"; done
