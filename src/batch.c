@@ -1024,6 +1024,7 @@ typedef struct RunsWriter
 	bool	   *nulls;
 	RunsBuffer	buf[2];			/* new keys, keys stored before */
 	int			cap;			/* runs per INSERT */
+	bool		distributed;	/* on Citus: the INSERTs read pending_runs() */
 	int64		stored;
 	HTAB	   *externals;		/* of the key being written */
 } RunsWriter;
@@ -1093,6 +1094,7 @@ writer_open(RunsWriter *w, Batch *b)
 
 	memset(w, 0, sizeof(*w));
 	w->cap = (int) Min(b->nruns, BATCH_CHUNK);
+	w->distributed = distributed;
 	w->rowtype = get_rel_type_id(relid);
 	w->desc = lookup_rowtype_tupdesc_copy(w->rowtype, -1);
 	run_column_attnums(w->desc, w->att);
@@ -1252,25 +1254,40 @@ writer_execute(RunsBuffer *buf, Datum *rows)
 	return edata;
 }
 
-/* Write a buffer's runs with one INSERT. */
+/* A buffer's runs as one array of rows of kernelindex.runs. */
+static Datum
+buffer_array(RunsWriter *w, RunsBuffer *buf)
+{
+	MemoryContext old = MemoryContextSwitchTo(buf->cxt);
+	Datum		rows = PointerGetDatum(construct_array(buf->rows, buf->n, w->rowtype, -1, false,
+													   TYPALIGN_DOUBLE));
+
+	MemoryContextSwitchTo(old);
+	return rows;
+}
+
+/*
+ * Write a buffer's runs with one INSERT: of the array of them ($1) on one
+ * server, of pending_runs() on Citus (the array made only if a collision
+ * is looked for).
+ */
 static void
 writer_flush(RunsWriter *w, Batch *b, RunsBuffer *buf)
 {
-	MemoryContext cxt = CurrentMemoryContext;
 	Datum		rows;
 	int			attempt;
 
 	if (buf->n == 0)
 		return;
-	MemoryContextSwitchTo(buf->cxt);
-	rows = PointerGetDatum(construct_array(buf->rows, buf->n, w->rowtype, -1, false, TYPALIGN_DOUBLE));
-	MemoryContextSwitchTo(cxt);
+	rows = w->distributed ? (Datum) 0 : buffer_array(w, buf);
 	for (attempt = 1;; attempt++)
 	{
 		ErrorData  *edata = writer_execute(buf, &rows);
 
 		if (edata == NULL)
 			break;
+		if (rows == (Datum) 0)
+			rows = buffer_array(w, buf);
 		stored_collision(w, b, buf, rows, edata, attempt < INSERT_ATTEMPTS);
 		FreeErrorData(edata);
 	}
