@@ -83,8 +83,8 @@ WHERE p.oid IN ('kernelindex.run_document(kidx_digest)'::regprocedure,
 	'kernelindex_internal.run_bundle_citus(kidx_digest, boolean)'::regprocedure)
 ORDER BY p.oid::regprocedure::text COLLATE "C";
 
--- What runs refer to, as the C code holds it (distribute() declares each as
--- a foreign key on Citus): every table it names has the one-server guards
+-- What runs refer to, as the C code holds it (what the reference triggers
+-- check, on one server and on Citus's shards): every table it names has the guards
 -- of deletes and truncates, and every reference column of runs is in it.
 SELECT * FROM kernelindex_internal.run_references();
 SELECT x.table_name, count(t.tgname) AS guards

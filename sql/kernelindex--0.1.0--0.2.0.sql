@@ -1709,8 +1709,8 @@ BEGIN
 			CASE WHEN fk.conname LIKE '%\_citus' THEN fk.conname ELSE fk.conname || '_citus' END, fk.def);
 	END LOOP;
 
-	/* ... with the triggers whose checks a declared foreign key takes over. */
-	FOREACH r IN ARRAY referenced OPERATOR(pg_catalog.||) key_references LOOP
+	/* ... with the guards whose checks a declared foreign key takes over. */
+	FOREACH r IN ARRAY key_references LOOP
 		t := pg_catalog.split_part(r, ':', 2);
 		IF NOT EXISTS (SELECT FROM pg_catalog.pg_dist_partition p
 					   WHERE p.logicalrelid OPERATOR(pg_catalog.=) pg_catalog.format('kernelindex.%I', t)::regclass) THEN
@@ -1757,24 +1757,11 @@ BEGIN
 			   AND n.noderole OPERATOR(pg_catalog.=) 'primary'::pg_catalog.noderole)::integer) END;
 	IF NOT EXISTS (SELECT FROM pg_catalog.pg_dist_partition p
 				   WHERE p.logicalrelid OPERATOR(pg_catalog.=) 'kernelindex.runs'::regclass) THEN
-		DROP TRIGGER IF EXISTS runs_references_insert ON kernelindex.runs;
 		DROP TRIGGER IF EXISTS runs_references_update ON kernelindex.runs;
 		PERFORM pg_catalog.create_distributed_table('kernelindex.runs'::regclass, 'comparability_key',
 			shard_count => runs_shards);
 		PERFORM pg_catalog.truncate_local_data_after_distributing_table('kernelindex.runs'::regclass);
 	END IF;
-	FOREACH r IN ARRAY referenced LOOP
-		IF NOT EXISTS (SELECT FROM pg_catalog.pg_constraint c
-					   WHERE c.conrelid OPERATOR(pg_catalog.=) 'kernelindex.runs'::regclass
-						 AND c.conname OPERATOR(pg_catalog.=) ('runs_' || pg_catalog.split_part(r, ':', 1) || '_fkey')) THEN
-			EXECUTE pg_catalog.format('ALTER TABLE kernelindex.runs ADD CONSTRAINT %I FOREIGN KEY (%I) REFERENCES kernelindex.%I (%I)',
-				'runs_' || pg_catalog.split_part(r, ':', 1) || '_fkey', pg_catalog.split_part(r, ':', 1),
-				pg_catalog.split_part(r, ':', 2), pg_catalog.split_part(r, ':', 3));
-			EXECUTE pg_catalog.format('COMMENT ON CONSTRAINT %I ON kernelindex.runs IS %L',
-				'runs_' || pg_catalog.split_part(r, ':', 1) || '_fkey',
-				'on Citus: what runs_references_check() checks on one server');
-		END IF;
-	END LOOP;
 
 	PERFORM pg_catalog.set_config('citus.enable_unsafe_triggers', unsafe_triggers, true);
 
@@ -1794,7 +1781,7 @@ BEGIN
 END
 $distribute$;
 COMMENT ON FUNCTION kernelindex.distribute() IS
-'on a Citus coordinator: distributes kernelindex.runs by comparability_key (two shards per worker, or citus.shard_count where set), makes the resource, key, dictionary and catalog tables and rejected_rows reference tables, declares what runs refer to as foreign keys, and gives run_bundles, run_document and run_bundle their Citus forms (run_bundles_citus, run_bundle_citus), which rebuild documents on the coordinator; idempotent; 55000 where Citus is not installed';
+'on a Citus coordinator: distributes kernelindex.runs by comparability_key (two shards per worker, or citus.shard_count where set), makes the resource, key, dictionary and catalog tables and rejected_rows reference tables, keeps the per-statement checks of what runs refer to on every shard and placement (as triggers), and gives run_bundles, run_document and run_bundle their Citus forms (run_bundles_citus, run_bundle_citus), which rebuild documents on the coordinator; idempotent; 55000 where Citus is not installed';
 
 /* --- The pass over runs (kernelindex_internal) ----------------------------
  *
@@ -2713,3 +2700,14 @@ AS 'MODULE_PATHNAME', 'kidx_pending_runs'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 COMMENT ON FUNCTION kernelindex_internal.pending_runs() IS
 'the runs a load of this session is writing to kernelindex.runs on Citus, while its INSERT runs (no rows at any other time): the INSERT reads them from here rather than from an array parameter, which Citus would turn into text and back';
+
+/* ---------------------------------------------------------------------
+ * On Citus what runs refer to is checked per statement on every shard
+ * (issue 27), by the triggers of one server, which read each server's
+ * placements of the reference tables (references.c), instead of by the
+ * foreign keys distribute() declared, which checked each run row by row.
+ * distribute() above makes that form; a cluster distributed before keeps
+ * its foreign keys, which check the same references.
+ * --------------------------------------------------------------------- */
+COMMENT ON FUNCTION kernelindex_internal.run_references() IS
+'each reference column of kernelindex.runs, the table it names a row of and that table''s key, as the C code holds them (what the reference triggers check, on one server and on the shards of a Citus cluster)';

@@ -1232,12 +1232,29 @@ kidx_pending_runs(PG_FUNCTION_ARGS)
 	SRF_RETURN_DONE(f);
 }
 
-/* Run a buffer's INSERT once (its rows: $1, or pending_runs on Citus). */
+/*
+ * Run a buffer's INSERT once (its rows: $1, or pending_runs on Citus).
+ *
+ * On Citus the INSERT runs with citus.multi_shard_modify_mode sequential:
+ * one connection to each worker, the one that wrote this transaction's new
+ * rows of the reference tables there.  The check of each shard's new runs
+ * (references.c) reads that worker's placements, and over a second
+ * connection it would not see those rows, which are not committed yet.
+ * (A declared foreign key makes Citus do the same once a reference table
+ * it points to is written.)
+ */
 static ErrorData *
-writer_execute(RunsBuffer *buf, Datum *rows)
+writer_execute(RunsBuffer *buf, Datum *rows, bool distributed)
 {
 	ErrorData  *volatile edata = NULL;
+	int			nest = -1;
 
+	if (distributed)
+	{
+		nest = NewGUCNestLevel();
+		(void) set_config_option("citus.multi_shard_modify_mode", "sequential",
+								 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+	}
 	pending_runs = buf;
 	PG_TRY();
 	{
@@ -1251,6 +1268,9 @@ writer_execute(RunsBuffer *buf, Datum *rows)
 		pending_runs = NULL;
 	}
 	PG_END_TRY();
+	/* (on an error the transaction's abort restores the setting) */
+	if (nest >= 0)
+		AtEOXact_GUC(true, nest);
 	return edata;
 }
 
@@ -1282,7 +1302,7 @@ writer_flush(RunsWriter *w, Batch *b, RunsBuffer *buf)
 	rows = w->distributed ? (Datum) 0 : buffer_array(w, buf);
 	for (attempt = 1;; attempt++)
 	{
-		ErrorData  *edata = writer_execute(buf, &rows);
+		ErrorData  *edata = writer_execute(buf, &rows, w->distributed);
 
 		if (edata == NULL)
 			break;

@@ -38,9 +38,17 @@
  *
  * test/t/030_references.pl races loads against deletes under READ
  * COMMITTED, REPEATABLE READ and SERIALIZABLE.  On Citus (distribute())
- * runs live in shards, where these triggers cannot run: distribute() drops
- * them and declares the same references (of runs and of keys) as foreign
- * keys.
+ * runs live in shards, and Citus creates these triggers on every shard of
+ * runs and every placement of the tables runs name: a trigger on a shard
+ * (a relation named <table>_<shard id>) reads the relations of this
+ * server, the placements of the reference tables and the shards of runs
+ * placed here (local_relations()), never a distributed table, which a
+ * query on a shard may not read.  Each server's check locks its own
+ * placements, which a delete on that server waits for; each server's guard
+ * reads its own shards, and a delete runs on every placement, so together
+ * the guards read every run (test/t/060_citus.pl races them there).  What
+ * comparability keys name is declared as foreign keys between reference
+ * tables on Citus instead.
  *
  *-------------------------------------------------------------------------
  */
@@ -146,12 +154,65 @@ ref_shown(const RunColumnInfo *ci, const char *bytes)
 }
 
 /*
+ * The relations that hold a table's rows on this server: the table itself,
+ * or, in a trigger on a Citus shard or placement (a relation named
+ * <table>_<shard id>), the table's shards placed on this server.  Citus
+ * places every reference table on each server that holds shards, so what a
+ * shard's runs name is read here; and each server's guards read the runs of
+ * its own shards, so that together they read every run.  The caller is
+ * connected to SPI; the names live until SPI_finish().
+ */
+static List *
+local_relations(const char *table, bool on_shard)
+{
+	Oid			argtypes[1] = {TEXTOID};
+	Datum		args[1];
+	List	   *names = NIL;
+	uint64		r;
+
+	if (!on_shard)
+		return list_make1(psprintf("kernelindex.%s", table));
+	args[0] = CStringGetTextDatum(psprintf("kernelindex.%s", table));
+	kidx_spi_execute_kept("SELECT pg_catalog.shard_name(s.logicalrelid, s.shardid)::pg_catalog.text"
+						  " FROM pg_catalog.pg_dist_shard s"
+						  " JOIN pg_catalog.pg_dist_placement p ON p.shardid OPERATOR(pg_catalog.=) s.shardid"
+						  " WHERE s.logicalrelid OPERATOR(pg_catalog.=) $1::pg_catalog.regclass"
+						  " AND p.groupid OPERATOR(pg_catalog.=)"
+						  " (SELECT g.groupid FROM pg_catalog.pg_dist_local_group g)"
+						  " ORDER BY s.shardid",
+						  1, argtypes, args, NULL, true, 0);
+	for (r = 0; r < SPI_processed; r++)
+		names = lappend(names, SPI_getvalue(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, 1));
+	return names;
+}
+
+/* The one relation that holds a reference table's rows on this server. */
+static const char *
+local_relation(const char *table, bool on_shard)
+{
+	List	   *names = local_relations(table, on_shard);
+
+	if (list_length(names) != 1)
+		elog(ERROR, "kernelindex.%s has %d placements on this server, not one",
+			 table, list_length(names));
+	return linitial(names);
+}
+
+/* Is this trigger's relation a Citus shard of a table (<table>_<shard id>)? */
+static bool
+is_shard_of(Relation rel, const char *table)
+{
+	return strcmp(RelationGetRelationName(rel), table) != 0;
+}
+
+/*
  * Check that every value of a reference column of new rows of a table (runs
  * or comparability_keys) is there, and lock the rows FOR KEY SHARE until
  * this transaction ends: the check an RI trigger makes, once per value.
  */
 static void
-check_column(const char *referrer, const RunColumnInfo *ci, HTAB *values, int n)
+check_column(const char *referrer, const RunColumnInfo *ci, HTAB *values, int n,
+			 const char *relation)
 {
 	Oid			argtypes[1] = {ci->type == CT_DIGEST ? kidx_digest_array_type() : INT4ARRAYOID};
 	Datum		args[1];
@@ -160,9 +221,9 @@ check_column(const char *referrer, const RunColumnInfo *ci, HTAB *values, int n)
 	if (n == 0)
 		return;
 	args[0] = ref_array(ci, values, n);
-	kidx_spi_execute(psprintf("SELECT t.%s FROM kernelindex.%s AS t"
+	kidx_spi_execute(psprintf("SELECT t.%s FROM %s AS t"
 							  " WHERE t.%s OPERATOR(%s.=) ANY ($1) ORDER BY t.%s FOR KEY SHARE",
-							  ci->refers_column, ci->refers_to, ci->refers_column,
+							  ci->refers_column, relation, ci->refers_column,
 							  ci->type == CT_DIGEST ? kidx_extension_schema() : "pg_catalog",
 							  ci->refers_column),
 					 1, argtypes, args, NULL, false, 0);
@@ -276,7 +337,8 @@ kidx_runs_references_check(PG_FUNCTION_ARGS)
 	kidx_spi_connect();
 	for (c = 0; c < RC_N; c++)
 		if (values[c] != NULL)
-			check_column("runs", &run_column[c], values[c], n[c]);
+			check_column("runs", &run_column[c], values[c], n[c],
+						 local_relation(run_column[c].refers_to, is_shard_of(rel, "runs")));
 	SPI_finish();
 	return PointerGetDatum(NULL);
 }
@@ -310,7 +372,8 @@ keys_references_check(int32 *const ids[KEY_NREFS], const int n[KEY_NREFS])
 			if (!found)
 				distinct++;
 		}
-		check_column("comparability_keys", &key_column[c], values, distinct);
+		check_column("comparability_keys", &key_column[c], values, distinct,
+					 local_relation(key_column[c].refers_to, false));
 		hash_destroy(values);
 	}
 }
@@ -331,45 +394,55 @@ is_dictionary(const char *table)
  * Is any row of a referrer (runs, comparability_keys) there that names one
  * of the values (NULL: any value) of a table's key, through any of its
  * reference columns?  Read with the latest snapshot, as RI's check on
- * delete does.  The column found in *col, the value shown in *shown.
+ * delete does, in the referrer's relations on this server (on_shard:
+ * local_relations()).  The column found in *col, the value shown in *shown.
  */
 static bool
-rows_use(const Referrer *referrer, const char *table, Datum values, Oid array_type,
-		 const RunColumnInfo **col, char **shown)
+rows_use(const Referrer *referrer, const char *table, bool on_shard, Datum values,
+		 Oid array_type, const RunColumnInfo **col, char **shown)
 {
-	SPIPlanPtr	plan;
-	StringInfoData sql;
+	List	   *relations = local_relations(referrer->table, on_shard);
+	ListCell   *lc;
 	Oid			argtypes[1] = {array_type};
 	Datum		args[1] = {values};
-	int			c;
 	bool		found = false;
 
-	for (c = 0; c < referrer->ncolumns && !found; c++)
+	foreach(lc, relations)
 	{
-		const RunColumnInfo *ci = &referrer->columns[c];
+		const char *relation = lfirst(lc);
+		int			c;
 
-		if (ci->refers_to == NULL || strcmp(ci->refers_to, table) != 0)
-			continue;
-		initStringInfo(&sql);
-		if (values != (Datum) 0)
-			appendStringInfo(&sql, "SELECT r.%s::pg_catalog.text FROM kernelindex.%s AS r"
-							 " WHERE r.%s OPERATOR(%s.=) ANY ($1) LIMIT 1",
-							 ci->name, referrer->table, ci->name,
-							 ci->type == CT_DIGEST ? kidx_extension_schema() : "pg_catalog");
-		else
-			appendStringInfo(&sql, "SELECT r.%s::pg_catalog.text FROM kernelindex.%s AS r"
-							 " WHERE r.%s IS NOT NULL LIMIT 1",
-							 ci->name, referrer->table, ci->name);
-		plan = kidx_kept_plan(sql.data, values != (Datum) 0 ? 1 : 0, argtypes);
-		if (SPI_execute_snapshot(plan, args, NULL, GetLatestSnapshot(), InvalidSnapshot,
-								 true, false, 1) != SPI_OK_SELECT)
-			elog(ERROR, "could not look for rows of kernelindex.%s that name rows of kernelindex.%s",
-				 referrer->table, table);
-		found = SPI_processed > 0;
-		*col = ci;
+		for (c = 0; c < referrer->ncolumns && !found; c++)
+		{
+			const RunColumnInfo *ci = &referrer->columns[c];
+			StringInfoData sql;
+			SPIPlanPtr	plan;
+
+			if (ci->refers_to == NULL || strcmp(ci->refers_to, table) != 0)
+				continue;
+			initStringInfo(&sql);
+			if (values != (Datum) 0)
+				appendStringInfo(&sql, "SELECT r.%s::pg_catalog.text FROM %s AS r"
+								 " WHERE r.%s OPERATOR(%s.=) ANY ($1) LIMIT 1",
+								 ci->name, relation, ci->name,
+								 ci->type == CT_DIGEST ? kidx_extension_schema() : "pg_catalog");
+			else
+				appendStringInfo(&sql, "SELECT r.%s::pg_catalog.text FROM %s AS r"
+								 " WHERE r.%s IS NOT NULL LIMIT 1",
+								 ci->name, relation, ci->name);
+			plan = kidx_kept_plan(sql.data, values != (Datum) 0 ? 1 : 0, argtypes);
+			if (SPI_execute_snapshot(plan, args, NULL, GetLatestSnapshot(), InvalidSnapshot,
+									 true, false, 1) != SPI_OK_SELECT)
+				elog(ERROR, "could not look for rows of kernelindex.%s that name rows of kernelindex.%s",
+					 referrer->table, table);
+			found = SPI_processed > 0;
+			*col = ci;
+			if (found)
+				*shown = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+			pfree(sql.data);
+		}
 		if (found)
-			*shown = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
-		pfree(sql.data);
+			break;
 	}
 	return found;
 }
@@ -417,6 +490,7 @@ kidx_runs_references_guard(PG_FUNCTION_ARGS)
 	AttrNumber	att;
 	const RunColumnInfo *col;
 	char	   *shown = NULL;
+	bool		on_shard;
 
 	if (!CALLED_AS_TRIGGER(fcinfo))
 		elog(ERROR, "kidx_runs_references_guard: not called as a trigger");
@@ -428,6 +502,7 @@ kidx_runs_references_guard(PG_FUNCTION_ARGS)
 	table = ref->refers_to;
 	key = ref->refers_column;
 	att = attnameAttNum(rel, key, false);
+	on_shard = is_shard_of(rel, table);
 
 	if (TRIGGER_FIRED_BY_UPDATE(td->tg_event))
 	{
@@ -441,15 +516,25 @@ kidx_runs_references_guard(PG_FUNCTION_ARGS)
 				 errhint("Ingest runs with the new values instead.")));
 	}
 
+	/*
+	 * On Citus a TRUNCATE of a Citus table is checked on its placements,
+	 * where it is propagated: the coordinator's table is a shell, which
+	 * distribute() empties of its local rows (truncate_local_data_after_
+	 * distributing_table) while runs may still hold theirs.
+	 */
+	if (TRIGGER_FIRED_BY_TRUNCATE(td->tg_event) && !on_shard && kidx_distributed(table))
+		return PointerGetDatum(NULL);
+
 	kidx_spi_connect();
 	if (TRIGGER_FIRED_BY_TRUNCATE(td->tg_event))
 	{
-		if (rows_use(referrer, table, (Datum) 0, InvalidOid, &col, &shown))
+		if (rows_use(referrer, table, on_shard, (Datum) 0, InvalidOid, &col, &shown))
 			ereport(ERROR,
 					(errcode(ERRCODE_FOREIGN_KEY_VIOLATION),
 					 errmsg("cannot truncate table \"%s\": %s refer to its rows", table,
 							referrer == &referrers[0] ? "runs" : "comparability keys"),
-					 errhint("Truncate kernelindex.%s in the same command.", referrer->table)));
+					 errhint("Truncate kernelindex.%s in the same command, named first (as Citus needs it): TRUNCATE kernelindex.%s, kernelindex.%s.",
+							 referrer->table, referrer->table, table)));
 	}
 	else if (TRIGGER_FIRED_BY_DELETE(td->tg_event) && td->tg_oldtable != NULL)
 	{
@@ -472,7 +557,7 @@ kidx_runs_references_guard(PG_FUNCTION_ARGS)
 		}
 		ExecDropSingleTupleTableSlot(slot);
 		if (n > 0 &&
-			rows_use(referrer, table,
+			rows_use(referrer, table, on_shard,
 					 PointerGetDatum(construct_array(vals, n, a->atttypid, a->attlen,
 													 a->attbyval, a->attalign)),
 					 get_array_type(a->atttypid), &col, &shown))

@@ -95,8 +95,8 @@ PG_FUNCTION_INFO_V1(kidx_run_references);
 
 /*
  * kernelindex_internal.run_references(): each reference column of runs, the table
- * it names a row of and that table's key, from run_column[] (distribute()
- * declares them as foreign keys on Citus).
+ * it names a row of and that table's key, from run_column[] (what the
+ * reference triggers check, references.c).
  */
 Datum
 kidx_run_references(PG_FUNCTION_ARGS)

@@ -22,16 +22,18 @@
  *   so too (comparability_keys_<column>_fkey_citus), and the guards of
  *   deletes and truncates of those tables dropped, as for runs below.
  * - What runs refer to (kernelindex_internal.run_references(): their comparability
- *   key, implementation and dictionary values), checked per statement by
- *   triggers on one server, is declared as foreign keys from runs to those
- *   reference tables on Citus, checked on every shard against its server's
- *   copy: Citus keeps no triggers on distributed tables unless
- *   citus.enable_unsafe_triggers is set, and a trigger may not query shards
- *   on other servers, as the guards of deletes (which read runs) must.  The
- *   trigger runs_references_insert and the guards of deletes and truncates
- *   are dropped; the guards of updates (a dictionary value, a key's or a
- *   resource's identity and a stored run never change; they read nothing)
- *   stay, on every copy.
+ *   key, implementation and dictionary values) is checked per statement on
+ *   Citus as on one server, by the same triggers, which Citus creates on
+ *   every shard and placement (citus.enable_unsafe_triggers, set while
+ *   distribute() runs): runs_references_insert on each shard of runs reads
+ *   and locks the rows its new runs name in its server's placements of the
+ *   reference tables, and the guards of deletes and truncates on each
+ *   placement of a table runs name read the runs of the shards on that
+ *   server (references.c), so that the guards of all servers together read
+ *   every run.  Declared foreign keys would check each run row by row (66%
+ *   of a worker's time in a load, doc/citus.md).  The guards of updates (a
+ *   dictionary value, a key's or a resource's identity and a stored run
+ *   never change; they read nothing) stay, on every copy.
  * - The view that rebuilds documents (run_bundles, which documents reads)
  *   and run_document()/run_bundle(), whose C function Citus would push down
  *   to the shards, take their Citus forms, defined below as objects of
@@ -64,7 +66,7 @@ RETURNS TABLE (column_name text, table_name text, key_column text)
 AS 'MODULE_PATHNAME', 'kidx_run_references'
 LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION kernelindex_internal.run_references() IS
-'each reference column of kernelindex.runs, the table it names a row of and that table''s key, as the C code holds them (what the reference triggers check, and kernelindex.distribute() declares as foreign keys on Citus)';
+'each reference column of kernelindex.runs, the table it names a row of and that table''s key, as the C code holds them (what the reference triggers check, on one server and on the shards of a Citus cluster)';
 
 CREATE FUNCTION kernelindex_internal.pending_runs()
 RETURNS SETOF kernelindex.runs
@@ -221,8 +223,8 @@ BEGIN
 			CASE WHEN fk.conname LIKE '%\_citus' THEN fk.conname ELSE fk.conname || '_citus' END, fk.def);
 	END LOOP;
 
-	/* ... with the triggers whose checks a declared foreign key takes over. */
-	FOREACH r IN ARRAY referenced OPERATOR(pg_catalog.||) key_references LOOP
+	/* ... with the guards whose checks a declared foreign key takes over. */
+	FOREACH r IN ARRAY key_references LOOP
 		t := pg_catalog.split_part(r, ':', 2);
 		IF NOT EXISTS (SELECT FROM pg_catalog.pg_dist_partition p
 					   WHERE p.logicalrelid OPERATOR(pg_catalog.=) pg_catalog.format('kernelindex.%I', t)::regclass) THEN
@@ -255,7 +257,7 @@ BEGIN
 		END IF;
 	END LOOP;
 	/*
-	 * 4. Runs, by comparability key; what they name is a foreign key.  The
+	 * 4. Runs, by comparability key, their triggers on every shard.  The
 	 * shards: citus.shard_count where the DBA has set it, else two per
 	 * worker (see the header above).
 	 */
@@ -269,24 +271,11 @@ BEGIN
 			   AND n.noderole OPERATOR(pg_catalog.=) 'primary'::pg_catalog.noderole)::integer) END;
 	IF NOT EXISTS (SELECT FROM pg_catalog.pg_dist_partition p
 				   WHERE p.logicalrelid OPERATOR(pg_catalog.=) 'kernelindex.runs'::regclass) THEN
-		DROP TRIGGER IF EXISTS runs_references_insert ON kernelindex.runs;
 		DROP TRIGGER IF EXISTS runs_references_update ON kernelindex.runs;
 		PERFORM pg_catalog.create_distributed_table('kernelindex.runs'::regclass, 'comparability_key',
 			shard_count => runs_shards);
 		PERFORM pg_catalog.truncate_local_data_after_distributing_table('kernelindex.runs'::regclass);
 	END IF;
-	FOREACH r IN ARRAY referenced LOOP
-		IF NOT EXISTS (SELECT FROM pg_catalog.pg_constraint c
-					   WHERE c.conrelid OPERATOR(pg_catalog.=) 'kernelindex.runs'::regclass
-						 AND c.conname OPERATOR(pg_catalog.=) ('runs_' || pg_catalog.split_part(r, ':', 1) || '_fkey')) THEN
-			EXECUTE pg_catalog.format('ALTER TABLE kernelindex.runs ADD CONSTRAINT %I FOREIGN KEY (%I) REFERENCES kernelindex.%I (%I)',
-				'runs_' || pg_catalog.split_part(r, ':', 1) || '_fkey', pg_catalog.split_part(r, ':', 1),
-				pg_catalog.split_part(r, ':', 2), pg_catalog.split_part(r, ':', 3));
-			EXECUTE pg_catalog.format('COMMENT ON CONSTRAINT %I ON kernelindex.runs IS %L',
-				'runs_' || pg_catalog.split_part(r, ':', 1) || '_fkey',
-				'on Citus: what runs_references_check() checks on one server');
-		END IF;
-	END LOOP;
 
 	PERFORM pg_catalog.set_config('citus.enable_unsafe_triggers', unsafe_triggers, true);
 
@@ -306,4 +295,4 @@ BEGIN
 END
 $distribute$;
 COMMENT ON FUNCTION kernelindex.distribute() IS
-'on a Citus coordinator: distributes kernelindex.runs by comparability_key (two shards per worker, or citus.shard_count where set), makes the resource, key, dictionary and catalog tables and rejected_rows reference tables, declares what runs refer to as foreign keys, and gives run_bundles, run_document and run_bundle their Citus forms (run_bundles_citus, run_bundle_citus), which rebuild documents on the coordinator; idempotent; 55000 where Citus is not installed';
+'on a Citus coordinator: distributes kernelindex.runs by comparability_key (two shards per worker, or citus.shard_count where set), makes the resource, key, dictionary and catalog tables and rejected_rows reference tables, keeps the per-statement checks of what runs refer to on every shard and placement (as triggers), and gives run_bundles, run_document and run_bundle their Citus forms (run_bundles_citus, run_bundle_citus), which rebuild documents on the coordinator; idempotent; 55000 where Citus is not installed';

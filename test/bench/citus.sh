@@ -133,14 +133,20 @@ best_on() {
 # CPU seconds a cluster's processes have used so far: its postmaster's
 # ended children (reaped: cutime, cstime) and its live ones.
 cluster_cpu() {
-	local pid c
+	local pid c reaped again live
 	pid=$(head -1 "$work/$1/postmaster.pid")
-	{
-		awk '{ print $16 + $17 }' "/proc/$pid/stat"
-		for c in $(ps -o pid= --ppid "$pid"); do
-			awk '{ print $14 + $15 }' "/proc/$c/stat" 2>/dev/null || true
-		done
-	} | awk -v hz="$(getconf CLK_TCK)" '{ s += $1 } END { printf "%.2f", s / hz }'
+	while :; do
+		reaped=$(awk '{ print $16 + $17 }' "/proc/$pid/stat")
+		live=$(for c in $(ps -o pid= --ppid "$pid"); do
+			awk '{ print $3, $14 + $15 }' "/proc/$c/stat" 2>/dev/null || true
+		done | awk '$1 == "Z" { z = 1 } { s += $2 } END { print (z ? "zombie" : s + 0) }')
+		again=$(awk '{ print $16 + $17 }' "/proc/$pid/stat")
+		# (a child reaped while its siblings were read is in neither sum, and
+		# one that has ended but is not reaped yet may show no time: read again)
+		[ "$reaped" = "$again" ] && [ "$live" != zombie ] && break
+		sleep 0.1
+	done
+	awk -v a="$reaped" -v b="$live" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", (a + b) / hz }'
 }
 # The CPU seconds of each node during a load: node=seconds ...
 declare -A cpu_before

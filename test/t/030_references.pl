@@ -19,11 +19,11 @@ use warnings;
 
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
-use IPC::Run;
 use Test::More;
 use FindBin;
 use lib $FindBin::RealBin;
 use KidxStore;
+use KidxSession;
 
 my $top = $ENV{KIDX_TOP} or die "KIDX_TOP is not set";
 my $sample = "$top/test/data/liger_sample.csv";
@@ -51,51 +51,7 @@ WHERE attrelid = 'kernelindex.runs'::regclass AND attnum > 0 AND NOT attisdroppe
 	join(' ', sort map { $_->[0] } @KidxStore::RUN_REFERENCES),
 	'every reference column of kernelindex.runs is one the races cover');
 
-# A psql session we feed statement by statement.
-sub session
-{
-	my ($in, $out, $err) = ('', '', '');
-	my $h = IPC::Run::start(
-		[ 'psql', '-X', '-q', '-At', '-v', 'ON_ERROR_STOP=0', '-d', $node->connstr('refs') ],
-		'<', \$in, '>', \$out, '2>', \$err);
-	my $s = { h => $h, in => \$in, out => \$out, err => \$err };
-	run_wait($s, '\set VERBOSITY sqlstate');
-	$s->{pid} = run_wait($s, 'SELECT pg_backend_pid()');
-	return $s;
-}
-
 my $marker = 0;
-
-# Send SQL and wait until it has run; its output (without the marker).
-sub run_wait
-{
-	my ($s, $sql) = @_;
-	my $m = 'done' . ++$marker;
-	${ $s->{out} } = '';
-	${ $s->{in} } .= ($sql =~ /^\\/ ? $sql : "$sql;") . "\n\\echo $m\n";
-	$s->{h}->pump until ${ $s->{out} } =~ /$m/;
-	(my $res = ${ $s->{out} }) =~ s/\n?$m\n?//;
-	chomp $res;
-	return $res;
-}
-
-# Send SQL without waiting; the marker to wait for later.
-sub run_nowait
-{
-	my ($s, $sql) = @_;
-	my $m = 'done' . ++$marker;
-	${ $s->{out} } = '';
-	${ $s->{in} } .= "$sql;\n\\echo $m\n";
-	$s->{h}->pump_nb;
-	return $m;
-}
-
-# Wait for what run_nowait sent.
-sub wait_for
-{
-	my ($s, $m) = @_;
-	$s->{h}->pump until ${ $s->{out} } =~ /$m/;
-}
 
 # Wait until a session waits for a lock.
 sub blocked
@@ -103,15 +59,6 @@ sub blocked
 	my ($s) = @_;
 	return $node->poll_query_until('refs',
 		"SELECT wait_event_type = 'Lock' FROM pg_stat_activity WHERE pid = $s->{pid}");
-}
-
-# The SQLSTATEs a session reported since it was last asked.
-sub errors
-{
-	my ($s) = @_;
-	my @codes = ${ $s->{err} } =~ /ERROR:\s+(\w{5})/g;
-	${ $s->{err} } = '';
-	return join(',', @codes);
 }
 
 $node->safe_psql('refs', 'CREATE TABLE csv_rows (n serial, LIKE kernelindex.liger_rows)');
@@ -202,8 +149,8 @@ sub victim
 	return ($value, $load, $delete);
 }
 
-my $loader = session();
-my $deleter = session();
+my $loader = session($node->connstr('refs'));
+my $deleter = session($node->connstr('refs'));
 
 # One race: who goes first, which isolation level, which path, which
 # reference column.

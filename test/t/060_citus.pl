@@ -3,9 +3,9 @@
 # other table a reference table), give the same answers as one server.
 #
 # - distribute(): what it makes of every table of kernelindex (read from the
-#   catalog, so that a new table cannot be forgotten), the foreign keys that
-#   replace the reference triggers (one per reference column the C code
-#   knows, kernelindex_internal.run_references()), the triggers kept and dropped, the
+#   catalog, so that a new table cannot be forgotten), the reference
+#   triggers kept on runs and on each shard and placement (runs declare no
+#   foreign key), the triggers kept and dropped, the
 #   Citus forms of run_bundles, run_document and run_bundle swapped in; it
 #   fails cleanly without Citus and on a worker, and is idempotent.
 # - Where the shards are: pg_dist_partition and pg_dist_shard (citus_tables
@@ -28,7 +28,9 @@
 #   detail on both; a bad row is quarantined alike.
 # - References: a run naming nothing, through each reference column, is
 #   refused (23503); a value runs use cannot be deleted (23503), changed
-#   (0A000) or truncated away; no run points at nothing.
+#   (0A000) or truncated away (23503; with runs named first in the
+#   command it can); no run points at nothing; last, loads race deletes
+#   of what they name, in both orders.
 # - A store loaded on one server and distributed afterwards; pg_dump of the
 #   coordinator restored into a new database and distributed again (the
 #   same rows, ids and sequences); a third worker added and the shards
@@ -45,6 +47,7 @@ use Time::HiRes qw(time);
 use FindBin;
 use lib $FindBin::RealBin;
 use KidxStore;
+use KidxSession;
 
 my $pkglibdir = `pg_config --pkglibdir`;
 chomp $pkglibdir;
@@ -185,22 +188,37 @@ is(join("\n", map { $coord->safe_psql('postgres', $_) } $layout, $triggers, $con
 like($err, qr/ERROR:  55000: kernelindex\.distribute\(\) must run on the Citus coordinator/,
 	'distribute() on a worker fails with 55000');
 
-# What runs refer to: the C code's list, the test's list, and the foreign
-# keys distribute() declares, one per reference column.
+# What runs refer to: the C code's list and the test's list.  On Citus
+# runs declare no foreign key: the reference triggers stay, on runs and on
+# every shard and placement, and read the server's own copies.
 my $references = join("\n", map { join('|', @$_) } @KidxStore::RUN_REFERENCES);
 is($single->safe_psql('postgres', 'SELECT column_name, table_name, key_column FROM kernelindex_internal.run_references()'),
 	$references, 'kernelindex_internal.run_references() names every reference column of runs (as KidxStore knows them)');
-is($coord->safe_psql('postgres', q{SELECT c.conname || '|' || a.attname || '|' || c.confrelid::regclass::text || '|' || f.attname
-	FROM pg_constraint c
-	JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
-	JOIN pg_attribute f ON f.attrelid = c.confrelid AND f.attnum = c.confkey[1]
-	WHERE c.conrelid = 'kernelindex.runs'::regclass AND c.contype = 'f' AND cardinality(c.conkey) = 1
-	ORDER BY a.attnum}),
-	join("\n", map { "runs_$_->[0]_fkey|$_->[0]|kernelindex.$_->[1]|$_->[2]" } @KidxStore::RUN_REFERENCES),
-	'on Citus each reference of runs is a foreign key to its reference table');
-my $kept = join("\n", grep { !/^kernelindex\.runs runs_references_|_delete$|_truncate$/ } split /\n/, $one_server_triggers);
+is($coord->safe_psql('postgres', q{SELECT count(*) FROM pg_constraint c
+	WHERE c.conrelid = 'kernelindex.runs'::regclass AND c.contype = 'f'}),
+	'0', 'on Citus runs declare no foreign key (their references are checked per statement, as on one server)');
+my %key_guarded = map { $_ => 1 } qw(protocols workloads environments);
+my $kept = join("\n", grep { !/^kernelindex\.(\w+) \1_(delete|truncate)$/ || !$key_guarded{$1} } split /\n/, $one_server_triggers);
 is($coord->safe_psql('postgres', $triggers), $kept,
-	'... the reference triggers of runs and the guards of deletes and truncates are dropped, every other trigger kept');
+	'... the guards of deletes and truncates of what comparability keys name are dropped (foreign keys between reference tables), every other trigger kept');
+# Each shard of runs has the check of its new runs, each placement of a
+# table runs name the guards of its deletes and truncates.
+my %referenced = map { $_->[1] => 1 } @KidxStore::RUN_REFERENCES;
+for my $w (@workers)
+{
+	my $shards = $w->safe_psql('postgres', q{SELECT count(*) FROM pg_dist_shard s JOIN pg_dist_placement p USING (shardid)
+		WHERE s.logicalrelid = 'kernelindex.runs'::regclass AND p.groupid = (SELECT groupid FROM pg_dist_local_group)});
+	# (Citus hides shards from pg_class unless told otherwise)
+	is($w->safe_psql('postgres', q{SET citus.override_table_visibility = off;
+		SELECT count(*) FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+		WHERE c.relname ~ '^runs_[0-9]+$' AND t.tgname ~ '^runs_references_insert_[0-9]+$'}),
+		$shards, $w->name . ": each of its $shards shards of runs has runs_references_insert");
+	is($w->safe_psql('postgres', q{SET citus.override_table_visibility = off;
+		SELECT string_agg(DISTINCT regexp_replace(c.relname, '_[0-9]+$', ''), ' ' ORDER BY regexp_replace(c.relname, '_[0-9]+$', ''))
+		FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+		WHERE c.relname ~ '_[0-9]+$' AND t.tgname ~ '_delete_[0-9]+$'}),
+		join(' ', sort keys %referenced), $w->name . ': the placement of each table runs name has the guard of its deletes');
+}
 # The Citus forms swapped in (one server keeps its own, which differ).
 is($coord->safe_psql('postgres', q{SELECT pg_get_viewdef('kernelindex.run_bundles') = pg_get_viewdef('kernelindex_internal.run_bundles_citus')}),
 	't', 'run_bundles has the definition of run_bundles_citus');
@@ -886,8 +904,17 @@ for my $table (sort keys %tables_of)
 	}
 	is("$delete{single} $delete{coordinator}", '23503 23503', "deleting a row of $table runs use fails with 23503 on both");
 	is("$kept{single} $kept{coordinator}", '1 1', '... and the row is still there');
-	is("$truncate{single} $truncate{coordinator}", '23503 0A000',
-		"truncating $table alone fails: 23503 on one server, 0A000 on the cluster (a foreign key)");
+	is("$truncate{single} $truncate{coordinator}", '23503 23503', "truncating $table alone fails with 23503 on both");
+	# With runs in the same command, named first, it goes through on both
+	# (rolled back); named after it, only one server takes it: Citus
+	# truncates the shards of each table by a trigger of its own, table by
+	# table, so the guard of $table still sees the runs.
+	my $both = "BEGIN; TRUNCATE kernelindex.runs, kernelindex.$table; ROLLBACK";
+	is(sqlstate($single, 'postgres', $both) . ' ' . sqlstate($coord, 'postgres', $both), 'no error () no error ()',
+		"TRUNCATE kernelindex.runs, kernelindex.$table goes through on both");
+	my $after = "BEGIN; TRUNCATE kernelindex.$table, kernelindex.runs; ROLLBACK";
+	is(sqlstate($single, 'postgres', $after) . ' ' . sqlstate($coord, 'postgres', $after), 'no error () 23503',
+		"TRUNCATE kernelindex.$table, kernelindex.runs: through on one server, 23503 on the cluster (the hint names runs first)");
 	is($update{coordinator}, $update{single}, "changing a row of $table runs use fails alike on both (shard names aside): $update{single}");
 }
 # A stored run never changes: runs_identity stays on the shards.
@@ -932,6 +959,7 @@ for my $table (sort keys %tables_of)
 }
 is($coord->safe_psql('postgres', 'SELECT sum(n) FROM (' . KidxStore::dangling_sql() . ') d (what, n)'), '0',
 	'no run or key on the cluster points at nothing');
+
 
 # --- A store loaded on one server, distributed afterwards ------------------
 
@@ -1036,6 +1064,95 @@ shifted_release($third, 2, '0.10.0', 300);
 $_->safe_psql('postgres', "\\copy kernelindex.liger_rows FROM '$third' WITH (FORMAT csv, HEADER MATCH)")
   for ($single, $coord);
 compare('postgres', 'after rebalancing, with a third release');
+
+# Last, as it changes the cluster's store: loads race deletes on the
+# cluster as on one server (test/t/030_references.pl races every path and
+# isolation level there): a document naming a row of each reference
+# column, stored while a transaction deletes the runs naming the row and
+# the row, in both orders, under READ COMMITTED.  The check of
+# the new runs (on their shard) locks the row's placement on that worker
+# FOR KEY SHARE, which the delete of that placement waits for, or waits for
+# the delete; the loser fails with 23503 and no run points at nothing.
+{
+	my $loader = session($coord->connstr('postgres'));
+	my $deleter = session($coord->connstr('postgres'));
+	# Does a backend of some worker wait for a lock?
+	my $blocked = sub {
+		for (1 .. 300)
+		{
+			return 1 if grep { $_->safe_psql('postgres',
+				"SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'") > 0 } @citus;
+			Time::HiRes::sleep(0.1);
+		}
+		return 0;
+	};
+	my $year = 2040;
+	my %raced;
+	for my $ref (@KidxStore::RUN_REFERENCES)
+	{
+		my ($col, $table, $key) = @$ref;
+		for my $first ('load', 'delete')
+		{
+			my $digest = $coord->safe_psql('postgres',
+				"SELECT digest FROM kernelindex.runs WHERE $col IS NOT NULL AND latency_ns IS NOT NULL ORDER BY digest LIMIT 1");
+			if ($digest eq '')
+			{
+				note "Citus race: no run of the cluster names a row by $col, not raced";
+				last;
+			}
+			$year++;
+			# (the document made on the coordinator: run_document() over the
+			# rows of runs would be pushed down to the shards)
+			my $doc = $coord->safe_psql('postgres', "SELECT replace(kernelindex.run_document('$digest')::text,"
+				  . " to_char((SELECT observed_at FROM kernelindex.runs WHERE digest = '$digest') AT TIME ZONE 'UTC', 'YYYY-'), '$year-')");
+			my $load = "INSERT INTO kernelindex.documents VALUES (\$kidx\$$doc\$kidx\$::jsonb)";
+			# the row the new run names (a run of another year may name
+			# another template): loaded once, and rolled back
+			my $value = $coord->safe_psql('postgres', "BEGIN; $load; SELECT $col FROM kernelindex.runs"
+				  . " WHERE observed_at >= '$year-01-01' AND observed_at < '@{[$year + 1]}-01-01'; ROLLBACK");
+			isnt($value, '', "Citus race, $col ($table): a run of $year names a row by it too") or next;
+			$raced{$col}++;
+			my @cols = map { $_->[0] } grep { $_->[1] eq $table } @KidxStore::RUN_REFERENCES;
+			my $delete = 'DELETE FROM kernelindex.runs WHERE ' . join(' OR ', map { "$_ = '$value'" } @cols) . ';'
+			  . " DELETE FROM kernelindex.$table WHERE $key = '$value'";
+			my $name = "Citus race, $col ($table), $first first";
+			run_wait($_, 'BEGIN ISOLATION LEVEL READ COMMITTED') for $loader, $deleter;
+			if ($first eq 'load')
+			{
+				run_wait($loader, $load);
+				my $m = run_nowait($deleter, $delete);
+				ok($blocked->(), "$name: the delete waits for the load");
+				run_wait($loader, 'COMMIT');
+				wait_for($deleter, $m);
+				run_wait($deleter, 'COMMIT');
+			}
+			else
+			{
+				run_wait($deleter, $delete);
+				my $m = run_nowait($loader, $load);
+				ok($blocked->(), "$name: the load waits for the delete");
+				run_wait($deleter, 'COMMIT');
+				wait_for($loader, $m);
+				run_wait($loader, 'COMMIT');
+			}
+			my ($le, $de) = (errors($loader), errors($deleter));
+			if ($first eq 'load')
+			{
+				is("$le;$de", ';23503', "$name: the load goes through, the delete fails with 23503");
+			}
+			else
+			{
+				# (a load that waited for a delete may store a dictionary value again)
+				like("$le;$de", qr/^(23503|);$/, "$name: the delete goes through, the load fails with 23503 or stores its value again ($le)");
+			}
+			is($coord->safe_psql('postgres', 'SELECT sum(n) FROM (' . KidxStore::dangling_sql() . ') d (what, n)'), '0',
+				"$name: no run points at nothing");
+		}
+	}
+	is(join(' ', map { $raced{$_} // 0 } qw(comparability_key implementation_id template_id)), '2 2 2',
+		'Citus races: the comparability key, the implementation and the template raced in both orders');
+	$_->{h}->finish for $loader, $deleter;
+}
 
 note("distribute() seconds by database: " . join(', ', map { "$_ $distribute_seconds{$_}" } sort keys %distribute_seconds));
 note("upstream CSV load seconds: " . join(', ', map { "$_ $load_seconds{$_}" } sort keys %load_seconds));
