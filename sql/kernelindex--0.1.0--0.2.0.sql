@@ -1743,7 +1743,7 @@ BEGIN
 		END IF;
 	END LOOP;
 	/*
-	 * 4. Runs, by comparability key; what they name is a foreign key.  The
+	 * 4. Runs, by comparability key, their triggers on every shard.  The
 	 * shards: citus.shard_count where the DBA has set it, else two per
 	 * worker (see the header above).
 	 */
