@@ -32,6 +32,7 @@ OBJS = \
 	src/releases.o \
 	src/stats.o \
 	src/change_points.o \
+	src/reference_window.o \
 	src/core/runfmt.o \
 	src/core/release.o \
 	src/core/jcs.o \
@@ -52,7 +53,7 @@ DATA_built = sql/$(EXTENSION)--$(EXTVERSION).sql
 DATA = $(filter-out sql/$(EXTENSION)--$(EXTVERSION).sql,$(wildcard sql/$(EXTENSION)--*.sql))
 
 # pg_regress suites: inputs sql/NAME.sql, expected output expected/NAME.out.
-REGRESS = digest canonical units store documents liger liger_catalog chunks bi objects citus_forms welch run_rows change_points
+REGRESS = digest canonical units store documents liger liger_catalog chunks bi objects citus_forms welch run_rows change_points reference_window
 REGRESS_OPTS = --load-extension=$(EXTENSION)
 
 # The library knows its version (it refuses a database at another one until

@@ -141,8 +141,8 @@ BEGIN
 END
 $$;
 -- A BI view reads only the windows it needs: run_facts sorts nothing,
--- latest_runs one window, and a dashboard's filter reaches the runs
--- through the indexes.
+-- latest_runs and speedups one window each, and a dashboard's filter
+-- reaches the runs through the indexes.
 SELECT pg_temp.plan_nodes('SELECT * FROM kernelindex.run_facts', 'WindowAgg') AS run_facts_windows,
 	pg_temp.plan_nodes('SELECT * FROM kernelindex.latest_runs', 'WindowAgg') AS latest_runs_windows,
 	pg_temp.plan_nodes('SELECT * FROM kernelindex.speedups', 'WindowAgg') AS speedups_windows;

@@ -162,18 +162,24 @@ COMMENT ON COLUMN kernelindex.releases.release_rank IS 'position in release orde
  *                  previous release
  *
  * A query uses only the windows whose columns it reads (the planner drops
- * the others), so run_facts sorts nothing and speedups sorts for its two
- * windows only.  Every window is partitioned by the key and by the key's
+ * the others), so run_facts sorts nothing and speedups sorts for one window
+ * only.  Every window is partitioned by the key and by the key's
  * kernel, workload label, GPU and form factor (which the key determines, so
  * the partitions are the same): a filter on those columns (a dashboard's)
  * is applied before the windows, through the indexes on workloads (kernel)
  * and comparability_keys, and reads only its runs.  On Citus the key is the
  * distribution column of runs, so the pass runs inside the shards.
  *
- * The base's numbers travel through a window as one array (a first_value
- * a column costs a window call a row each: a full read of speedups was 7.2x
- * a full read of runs that way, on 200k release-shaped runs); facts takes
- * them apart, in the order of narrow_runs.numbers.
+ * The base of a comparison comes from one window (base), ordered by
+ * is_reference DESC first, through the window functions reference_value
+ * and reference_in_release (src/reference_window.c): each keeps, per
+ * partition, the first reference row's value of each release as the rows
+ * go by, and answers every row from it without reading any other row
+ * (first_value over two windows, one of them by release, read the base's
+ * row again for every row and every column, and sorted twice: a full read
+ * of run_pass at 1M shape-a runs took 12.3 s that way, 4.8 s this way,
+ * doc/performance.md).  The base's numbers travel as one array; facts
+ * takes them apart, in the order of narrow_runs.numbers.
  * --------------------------------------------------------------------- */
 
 CREATE VIEW kernelindex_internal.narrow_runs AS
@@ -201,11 +207,21 @@ SELECT q.*,
 		CASE WHEN q.latency_ns_primary IS NOT NULL THEN q.latency_statistic
 			WHEN q.peak_bytes_primary IS NOT NULL THEN q.memory_statistic END] AS texts
 FROM (
-SELECT r.*, k.protocol_id, k.workload_id, k.environment_id,
-	w.kernel, w.label AS workload_label, e.product AS gpu, e.form_factor AS gpu_form_factor,
-	i.provider, p.harness,
+-- what the windows partition and order by first: a sort compares these
+-- columns of its rows, and PostgreSQL reaches a column of a sorted row by
+-- stepping over the columns before it (the rest of the run's columns
+-- follow, in runs' order)
+SELECT r.comparability_key, r.digest, r.observed_at,
 	COALESCE(i.provider OPERATOR(pg_catalog.=) hn.reference_implementation, pv.is_reference, false) AS is_reference,
-	l.release, tp.latency_statistic, tp.memory_statistic,
+	r.implementation_id, w.kernel, w.label AS workload_label, e.product AS gpu, e.form_factor AS gpu_form_factor,
+	l.release,
+	r.template_id, r.labels_id, r.title_id, r.status_id, r.source_id, r.benchmark_id, r.name_id, r.external_id_id,
+	r.latency_ns, r.latency_ns_p20, r.latency_ns_p80, r.peak_bytes, r.peak_bytes_p20, r.peak_bytes_p80,
+	r.native_p20, r.native_p50, r.native_p80, r.external_key,
+	r.latency_ns_mean, r.latency_ns_stddev, r.latency_ns_min, r.latency_ns_max, r.latency_samples,
+	r.peak_bytes_mean, r.peak_bytes_stddev, r.peak_bytes_min, r.peak_bytes_max, r.peak_samples,
+	k.protocol_id, k.workload_id, k.environment_id,
+	i.provider, p.harness, tp.latency_statistic, tp.memory_statistic,
 	kernelindex_internal.primary_value(tp.latency_statistic, r.latency_ns, r.latency_ns_mean, r.latency_ns_min) AS latency_ns_primary,
 	kernelindex_internal.primary_value(tp.memory_statistic, r.peak_bytes, r.peak_bytes_mean, r.peak_bytes_min) AS peak_bytes_primary
 FROM kernelindex.runs r
@@ -222,32 +238,36 @@ LEFT JOIN kernelindex.run_labels l ON l.id OPERATOR(pg_catalog.=) r.labels_id
 COMMENT ON VIEW kernelindex_internal.narrow_runs IS
 'internal: one narrow row per run (its columns, its key''s resources and what the passes partition and order by; numbers and texts: what a comparison carries of it)';
 
+CREATE FUNCTION kernelindex_internal.reference_value(is_reference boolean, release text, value anyelement)
+RETURNS anyelement
+AS 'MODULE_PATHNAME', 'kidx_reference_value'
+LANGUAGE C IMMUTABLE WINDOW PARALLEL SAFE;
+COMMENT ON FUNCTION kernelindex_internal.reference_value(boolean, text, anyelement) IS
+'internal window function, over a partition ordered by is_reference DESC first (then latest first): value of the base of the current row''s comparison, the partition''s first reference row of the current row''s release (IS NOT DISTINCT FROM), else its first row if that is a reference row, else NULL; reads only the current row (an error where a reference row follows a row that is none)';
+
+CREATE FUNCTION kernelindex_internal.reference_in_release(is_reference boolean, release text)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'kidx_reference_in_release'
+LANGUAGE C IMMUTABLE WINDOW PARALLEL SAFE;
+COMMENT ON FUNCTION kernelindex_internal.reference_in_release(boolean, text) IS
+'internal window function, over a partition ordered as reference_value''s: true where the partition has a reference row of the current row''s release (IS NOT DISTINCT FROM), false where it has reference rows of other releases only, NULL where it has none';
+
 CREATE VIEW kernelindex_internal.run_pass AS
 SELECT s.*,
 	pg_catalog.row_number() OVER latest OPERATOR(pg_catalog.=) 1 AS is_latest,
 	s.release IS NOT NULL AND pg_catalog.row_number() OVER release_latest OPERATOR(pg_catalog.=) 1 AS is_release_latest,
-	pg_catalog.first_value(s.is_reference) OVER any_release AS has_reference,
-	pg_catalog.first_value(s.is_reference) OVER same AS same_release,
-	CASE WHEN pg_catalog.first_value(s.is_reference) OVER same
-		THEN pg_catalog.first_value(s.digest) OVER same
-		ELSE pg_catalog.first_value(s.digest) OVER any_release END AS base_digest,
-	CASE WHEN pg_catalog.first_value(s.is_reference) OVER same
-		THEN pg_catalog.first_value(s.observed_at) OVER same
-		ELSE pg_catalog.first_value(s.observed_at) OVER any_release END AS base_observed_at,
-	CASE WHEN pg_catalog.first_value(s.is_reference) OVER same
-		THEN pg_catalog.first_value(s.texts) OVER same
-		ELSE pg_catalog.first_value(s.texts) OVER any_release END AS base_texts,
-	CASE WHEN pg_catalog.first_value(s.is_reference) OVER same
-		THEN pg_catalog.first_value(s.numbers) OVER same
-		ELSE pg_catalog.first_value(s.numbers) OVER any_release END AS base_numbers
+	kernelindex_internal.reference_in_release(s.is_reference, s.release) OVER base IS NOT NULL AS has_reference,
+	COALESCE(kernelindex_internal.reference_in_release(s.is_reference, s.release) OVER base, false) AS same_release,
+	kernelindex_internal.reference_value(s.is_reference, s.release, s.digest) OVER base AS base_digest,
+	kernelindex_internal.reference_value(s.is_reference, s.release, s.observed_at) OVER base AS base_observed_at,
+	kernelindex_internal.reference_value(s.is_reference, s.release, s.texts) OVER base AS base_texts,
+	kernelindex_internal.reference_value(s.is_reference, s.release, s.numbers) OVER base AS base_numbers
 FROM kernelindex_internal.narrow_runs s
 WINDOW latest AS (PARTITION BY s.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor,
 		s.implementation_id ORDER BY s.observed_at DESC, s.digest DESC),
 	release_latest AS (PARTITION BY s.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor,
 		s.implementation_id, s.release ORDER BY s.observed_at DESC, s.digest DESC),
-	any_release AS (PARTITION BY s.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor
-		ORDER BY s.is_reference DESC, s.observed_at DESC, s.digest DESC),
-	same AS (PARTITION BY s.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor, s.release
+	base AS (PARTITION BY s.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor
 		ORDER BY s.is_reference DESC, s.observed_at DESC, s.digest DESC);
 COMMENT ON VIEW kernelindex_internal.run_pass IS
 'internal: every run with the windows of the BI views: is_latest (the latest run of its series), is_release_latest (of its series in its release), has_reference (its key has a run of the reference implementation), same_release (of its release) and base_* (the reference''s latest run under the key, of the same release where there is one, else of any; texts and numbers as narrow_runs has them)';

@@ -165,6 +165,10 @@ my %call = (
 	  'SELECT kernelindex.change_point(t.x, NULL) OVER (ORDER BY t.x) FROM (VALUES (1.0::double precision), (2.0)) t(x)',
 	'kernelindex.change_point_levels(double precision,double precision)' =>
 	  'SELECT kernelindex.change_point_levels(t.x, NULL) OVER (ORDER BY t.x) FROM (VALUES (1.0::double precision), (2.0)) t(x)',
+	'kernelindex_internal.reference_value(boolean,text,anyelement)' =>
+	  "SELECT kernelindex_internal.reference_value(t.r, t.l, t.x) OVER (ORDER BY t.r DESC, t.x) FROM (VALUES (true, 'a', 1), (false, 'b', 2)) t(r, l, x)",
+	'kernelindex_internal.reference_in_release(boolean,text)' =>
+	  "SELECT kernelindex_internal.reference_in_release(t.r, t.l) OVER (ORDER BY t.r DESC) FROM (VALUES (true, 'a'), (false, 'b')) t(r, l)",
 	'public.max(public.kidx_digest)' => 'SELECT public.max(digest) FROM kernelindex.runs',
 	'public.kidx_digest_to_bytea(public.kidx_digest)' => 'SELECT public.kidx_digest_to_bytea(%D1%)',
 	'public.kidx_digest_from_bytea(bytea)' => 'SELECT public.kidx_digest_from_bytea(public.kidx_digest_to_bytea(%D1%))',

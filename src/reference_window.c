@@ -1,0 +1,246 @@
+/*-------------------------------------------------------------------------
+ *
+ * reference_window.c
+ *	  kernelindex_internal.reference_value and reference_in_release: the
+ *	  window functions that give each run the base of its comparison, the
+ *	  reference implementation's latest run under its comparability key,
+ *	  of the same release where there is one (doc/performance.md, "One
+ *	  window for the base").
+ *
+ * Both are called over a window partitioned by the comparability key and
+ * ordered by is_reference DESC first, then latest first: the reference
+ * runs of a partition come before its other runs, and the first reference
+ * run of a release is that release's latest.  So when a row is evaluated,
+ * every reference row that can be its base has been evaluated already (a
+ * reference row's own base comes no later than itself), and each function
+ * answers from what it kept of the rows before, in the partition's local
+ * memory: for every release the reference rows name, the value of its
+ * first reference row; and the partition's first row's value, where that
+ * row is a reference row.  No row is read twice, and a function reads only
+ * the current row.  A reference row after a row that is not one means the
+ * window is not ordered so, and is an error.
+ *
+ * Releases are compared by their bytes, as the text equality of a
+ * deterministic collation does (the default collation always is).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "utils/datum.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "windowapi.h"
+
+#include "compat.h"
+#include "intern.h"
+
+PG_FUNCTION_INFO_V1(kidx_reference_value);
+PG_FUNCTION_INFO_V1(kidx_reference_in_release);
+
+/* The arguments both functions take first. */
+#define ARG_IS_REFERENCE 0
+#define ARG_RELEASE 1
+/* reference_value's value. */
+#define ARG_VALUE 2
+
+/* What one function keeps of its partition's reference rows. */
+typedef struct ReferencePartition
+{
+	bool		started;		/* the fields below are set up */
+	bool		past_references;	/* a row that is no reference was seen */
+	bool		has_reference;	/* the partition's first row is a reference
+								 * row */
+	Datum		top_value;		/* that row's value */
+	bool		top_isnull;
+	InternTable *releases;		/* the releases of the reference rows, by
+								 * number */
+	Datum	   *values;			/* the first reference row's value of each
+								 * release, by number */
+	bool	   *nulls;
+	int			cap;
+	bool		has_null_release;	/* a reference row has no release */
+	Datum		null_value;		/* the first such row's value */
+	bool		null_isnull;
+} ReferencePartition;
+
+/* The value argument's type, kept across calls in fn_extra. */
+typedef struct ValueType
+{
+	int16		typlen;
+	bool		typbyval;
+} ValueType;
+
+/* The type of reference_value's value argument. */
+static ValueType *
+value_type(FunctionCallInfo fcinfo)
+{
+	ValueType  *vt = (ValueType *) fcinfo->flinfo->fn_extra;
+
+	if (vt == NULL)
+	{
+		Oid			type = get_fn_expr_argtype(fcinfo->flinfo, ARG_VALUE);
+
+		if (!OidIsValid(type))
+			elog(ERROR, "reference_value: the type of its value is unknown");
+		vt = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(ValueType));
+		get_typlenbyval(type, &vt->typlen, &vt->typbyval);
+		fcinfo->flinfo->fn_extra = vt;
+	}
+	return vt;
+}
+
+/* A copy of a value in the partition's memory. */
+static Datum
+keep_value(MemoryContext cxt, Datum value, bool isnull, const ValueType *vt)
+{
+	MemoryContext old;
+	Datum		copy;
+
+	if (isnull || vt == NULL || vt->typbyval)
+		return value;
+	old = MemoryContextSwitchTo(cxt);
+	copy = datumCopy(value, vt->typbyval, vt->typlen);
+	MemoryContextSwitchTo(old);
+	return copy;
+}
+
+/*
+ * Take in the current row and find its base: *found says whether the
+ * partition has a reference row of the current row's release, and the
+ * result is that row's value (reference_value's ARG_VALUE; vt NULL: none
+ * is kept), else the partition's first row's if it is a reference row, else
+ * NULL (*isnull).  *any says whether the partition has a reference row.
+ */
+static Datum
+reference_base(FunctionCallInfo fcinfo, const ValueType *vt, bool *found, bool *any,
+			   bool *isnull)
+{
+	WindowObject win = PG_WINDOW_OBJECT();
+	ReferencePartition *part;
+	MemoryContext cxt;
+	bool		ref_null;
+	bool		release_null;
+	bool		is_reference;
+	Datum		release;
+	text	   *release_text = NULL;
+	int			n = -1;
+
+	part = (ReferencePartition *) WinGetPartitionLocalMemory(win, sizeof(ReferencePartition));
+	cxt = GetMemoryChunkContext(part);
+	if (!part->started)
+	{
+		part->releases = intern_create(cxt);
+		part->started = true;
+	}
+
+	is_reference = DatumGetBool(WinGetFuncArgCurrent(win, ARG_IS_REFERENCE, &ref_null));
+	is_reference = is_reference && !ref_null;
+	release = WinGetFuncArgCurrent(win, ARG_RELEASE, &release_null);
+	if (!release_null)
+		release_text = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(release));
+
+	if (is_reference)
+	{
+		Datum		value = (Datum) 0;
+		bool		value_null = true;
+		bool		isnew = false;
+
+		if (part->past_references)
+			elog(ERROR, "reference window functions: a reference row after a row that is none (the window must be ordered by is_reference DESC first)");
+		if (vt != NULL)
+			value = WinGetFuncArgCurrent(win, ARG_VALUE, &value_null);
+		if (!part->has_reference)
+		{
+			part->has_reference = true;
+			part->top_value = keep_value(cxt, value, value_null, vt);
+			part->top_isnull = value_null;
+		}
+		if (release_null)
+		{
+			if (!part->has_null_release)
+			{
+				part->has_null_release = true;
+				part->null_value = keep_value(cxt, value, value_null, vt);
+				part->null_isnull = value_null;
+			}
+		}
+		else
+		{
+			n = intern_add(part->releases, VARDATA_ANY(release_text),
+						   VARSIZE_ANY_EXHDR(release_text), &isnew);
+			if (isnew)
+			{
+				if (n >= part->cap)
+				{
+					int			cap = part->cap ? part->cap * 2 : 16;
+
+					part->values = part->values ?
+						repalloc_huge(part->values, sizeof(Datum) * cap) :
+						MemoryContextAlloc(cxt, sizeof(Datum) * cap);
+					part->nulls = part->nulls ?
+						repalloc_huge(part->nulls, sizeof(bool) * cap) :
+						MemoryContextAlloc(cxt, sizeof(bool) * cap);
+					part->cap = cap;
+				}
+				part->values[n] = keep_value(cxt, value, value_null, vt);
+				part->nulls[n] = value_null;
+			}
+		}
+	}
+	else
+	{
+		part->past_references = true;
+		if (!release_null)
+			n = intern_find(part->releases, VARDATA_ANY(release_text),
+							VARSIZE_ANY_EXHDR(release_text));
+	}
+
+	*any = part->has_reference;
+	if (release_null ? part->has_null_release : n >= 0)
+	{
+		*found = true;
+		*isnull = release_null ? part->null_isnull : part->nulls[n];
+		return release_null ? part->null_value : part->values[n];
+	}
+	*found = false;
+	*isnull = part->has_reference ? part->top_isnull : true;
+	return part->has_reference ? part->top_value : (Datum) 0;
+}
+
+/*
+ * reference_value(is_reference, release, value): the value of the base of
+ * the current row's comparison (the first reference row of its release,
+ * else the partition's first row if it is a reference row), or NULL.
+ */
+Datum
+kidx_reference_value(PG_FUNCTION_ARGS)
+{
+	bool		found;
+	bool		any;
+	bool		isnull;
+	Datum		result = reference_base(fcinfo, value_type(fcinfo), &found, &any, &isnull);
+
+	if (isnull)
+		PG_RETURN_NULL();
+	return result;
+}
+
+/*
+ * reference_in_release(is_reference, release): whether the partition has a
+ * reference row of the current row's release (true), only of others
+ * (false), or none (NULL).
+ */
+Datum
+kidx_reference_in_release(PG_FUNCTION_ARGS)
+{
+	bool		found;
+	bool		any;
+	bool		isnull;
+
+	(void) reference_base(fcinfo, NULL, &found, &any, &isnull);
+	if (!any)
+		PG_RETURN_NULL();
+	PG_RETURN_BOOL(found);
+}
