@@ -23,6 +23,14 @@
  * Releases are compared by their bytes, as the text equality of a
  * deterministic collation does (the default collation always is).
  *
+ * Over the same window, first_of_series and first_of_release say whether
+ * the current row is the first of its implementation (and release) in the
+ * partition's order: row_number() = 1 over a window partitioned by the
+ * implementation (and release) too and ordered the same, without the sort
+ * such a window needs.  In the base window an implementation's runs come
+ * latest first (is_reference is the same for all of them), so the first
+ * is its latest, in the store or in a release.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -38,6 +46,8 @@
 
 PG_FUNCTION_INFO_V1(kidx_reference_value);
 PG_FUNCTION_INFO_V1(kidx_reference_in_release);
+PG_FUNCTION_INFO_V1(kidx_first_of_series);
+PG_FUNCTION_INFO_V1(kidx_first_of_release);
 
 /* The arguments both functions take first. */
 #define ARG_IS_REFERENCE 0
@@ -243,4 +253,76 @@ kidx_reference_in_release(PG_FUNCTION_ARGS)
 	if (!any)
 		PG_RETURN_NULL();
 	PG_RETURN_BOOL(found);
+}
+
+/*
+ * Whether the current row is the first of its group in the partition: the
+ * group is the implementation (argument 0), and the release (argument 1)
+ * where with_release; each function keeps the groups it has seen.
+ */
+static bool
+first_of_group(FunctionCallInfo fcinfo, bool with_release)
+{
+	WindowObject win = PG_WINDOW_OBJECT();
+	InternTable **seen;
+	bool		isnull;
+	int32		implementation;
+	char		fixed[64];
+	char	   *key = fixed;
+	int			len = 0;
+	bool		isnew;
+
+	seen = (InternTable **) WinGetPartitionLocalMemory(win, sizeof(InternTable *));
+	if (*seen == NULL)
+		*seen = intern_create(GetMemoryChunkContext(seen));
+
+	/* the key: a NULL marker and the implementation, then the release */
+	implementation = DatumGetInt32(WinGetFuncArgCurrent(win, 0, &isnull));
+	if (isnull)
+		implementation = 0;
+	key[len++] = isnull ? 0 : 1;
+	memcpy(key + len, &implementation, sizeof(int32));
+	len += sizeof(int32);
+	if (with_release)
+	{
+		Datum		release = WinGetFuncArgCurrent(win, 1, &isnull);
+
+		key[len++] = isnull ? 0 : 1;
+		if (!isnull)
+		{
+			text	   *t = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(release));
+			int			tlen = VARSIZE_ANY_EXHDR(t);
+
+			if (len + tlen > (int) sizeof(fixed))
+			{
+				key = palloc(len + tlen);
+				memcpy(key, fixed, len);
+			}
+			memcpy(key + len, VARDATA_ANY(t), tlen);
+			len += tlen;
+		}
+	}
+	(void) intern_add(*seen, key, len, &isnew);
+	return isnew;
+}
+
+/*
+ * first_of_series(implementation_id): whether the current row is the first
+ * of its implementation in the partition's order.
+ */
+Datum
+kidx_first_of_series(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(first_of_group(fcinfo, false));
+}
+
+/*
+ * first_of_release(implementation_id, release): whether the current row is
+ * the first of its implementation and release (IS NOT DISTINCT FROM) in the
+ * partition's order.
+ */
+Datum
+kidx_first_of_release(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(first_of_group(fcinfo, true));
 }

@@ -150,36 +150,38 @@ COMMENT ON COLUMN kernelindex.releases.release_rank IS 'position in release orde
  *   narrow_runs    a run, its key's resources, what the windows partition
  *                  and order by (the one place runs are joined to keys,
  *                  resources and templates here)
- *   run_pass       every window the BI views use, over narrow_runs: the
- *                  latest run of a series, the latest run of a series in a
- *                  release, and the base of a comparison (the reference
- *                  implementation's latest run under the key, of the same
- *                  release where there is one)
+ *   run_pass       one window over narrow_runs (base) and what the BI
+ *                  views read of it: the latest run of a series, the
+ *                  latest run of a series in a release, and the base of a
+ *                  comparison (the reference implementation's latest run
+ *                  under the key, of the same release where there is one)
  *   facts          the columns BI tools see, over run_pass
  *   release_facts  facts of each series' latest run in each release, with
  *                  the release's rank
  *   change_facts   release_facts with the same series' run in the
  *                  previous release
  *
- * A query uses only the windows whose columns it reads (the planner drops
- * the others), so run_facts sorts nothing and speedups sorts for one window
- * only.  Every window is partitioned by the key and by the key's
- * kernel, workload label, GPU and form factor (which the key determines, so
- * the partitions are the same): a filter on those columns (a dashboard's)
- * is applied before the windows, through the indexes on workloads (kernel)
- * and comparability_keys, and reads only its runs.  On Citus the key is the
+ * A query computes the window only when it reads one of its columns, so
+ * run_facts sorts nothing, and every other view sorts the runs once.  The
+ * window is partitioned by the key and by the key's kernel, workload
+ * label, GPU and form factor (which the key determines, so the partitions
+ * are the same): a filter on those columns (a dashboard's) is applied
+ * before it, through the indexes on workloads (kernel) and
+ * comparability_keys, and reads only its runs.  On Citus the key is the
  * distribution column of runs, so the pass runs inside the shards.
  *
- * The base of a comparison comes from one window (base), ordered by
- * is_reference DESC first, through the window functions reference_value
- * and reference_in_release (src/reference_window.c): each keeps, per
- * partition, the first reference row's value of each release as the rows
- * go by, and answers every row from it without reading any other row
- * (first_value over two windows, one of them by release, read the base's
- * row again for every row and every column, and sorted twice: a full read
- * of run_pass at 1M shape-a runs took 12.3 s that way, 4.8 s this way,
- * doc/performance.md).  The base's numbers travel as one array; facts
- * takes them apart, in the order of narrow_runs.numbers.
+ * The window is ordered by is_reference DESC first, then latest first, and
+ * its functions (src/reference_window.c) answer each row from what they
+ * kept of the rows before it, reading no other row: reference_value and
+ * reference_in_release keep, per partition, the first reference row's value
+ * of each release (the base of a comparison); first_of_series and
+ * first_of_release the implementations (and releases) met so far, whose
+ * first row is their latest.  They replace first_value over two windows,
+ * one of them by release, which read the base's row again for every row
+ * and every column, and row_number() over two more, each a sort of its own
+ * (doc/performance.md, "One window for the pass").  The base's numbers
+ * travel as one array; facts takes them apart, in the order of
+ * narrow_runs.numbers.
  * --------------------------------------------------------------------- */
 
 CREATE VIEW kernelindex_internal.narrow_runs AS
@@ -252,10 +254,24 @@ LANGUAGE C IMMUTABLE WINDOW PARALLEL SAFE;
 COMMENT ON FUNCTION kernelindex_internal.reference_in_release(boolean, text) IS
 'internal window function, over a partition ordered as reference_value''s: true where the partition has a reference row of the current row''s release (IS NOT DISTINCT FROM), false where it has reference rows of other releases only, NULL where it has none';
 
+CREATE FUNCTION kernelindex_internal.first_of_series(implementation_id integer)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'kidx_first_of_series'
+LANGUAGE C IMMUTABLE WINDOW PARALLEL SAFE;
+COMMENT ON FUNCTION kernelindex_internal.first_of_series(integer) IS
+'internal window function: whether the current row is the first of its implementation in the partition''s order (row_number() = 1 over the window partitioned by the implementation too, without its sort); over reference_value''s window, the series'' latest run';
+
+CREATE FUNCTION kernelindex_internal.first_of_release(implementation_id integer, release text)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'kidx_first_of_release'
+LANGUAGE C IMMUTABLE WINDOW PARALLEL SAFE;
+COMMENT ON FUNCTION kernelindex_internal.first_of_release(integer, text) IS
+'internal window function: whether the current row is the first of its implementation and release (IS NOT DISTINCT FROM) in the partition''s order; over reference_value''s window, the series'' latest run in the release';
+
 CREATE VIEW kernelindex_internal.run_pass AS
 SELECT s.*,
-	pg_catalog.row_number() OVER latest OPERATOR(pg_catalog.=) 1 AS is_latest,
-	s.release IS NOT NULL AND pg_catalog.row_number() OVER release_latest OPERATOR(pg_catalog.=) 1 AS is_release_latest,
+	kernelindex_internal.first_of_series(s.implementation_id) OVER base AS is_latest,
+	s.release IS NOT NULL AND kernelindex_internal.first_of_release(s.implementation_id, s.release) OVER base AS is_release_latest,
 	kernelindex_internal.reference_in_release(s.is_reference, s.release) OVER base IS NOT NULL AS has_reference,
 	COALESCE(kernelindex_internal.reference_in_release(s.is_reference, s.release) OVER base, false) AS same_release,
 	kernelindex_internal.reference_value(s.is_reference, s.release, s.digest) OVER base AS base_digest,
@@ -263,11 +279,7 @@ SELECT s.*,
 	kernelindex_internal.reference_value(s.is_reference, s.release, s.texts) OVER base AS base_texts,
 	kernelindex_internal.reference_value(s.is_reference, s.release, s.numbers) OVER base AS base_numbers
 FROM kernelindex_internal.narrow_runs s
-WINDOW latest AS (PARTITION BY s.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor,
-		s.implementation_id ORDER BY s.observed_at DESC, s.digest DESC),
-	release_latest AS (PARTITION BY s.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor,
-		s.implementation_id, s.release ORDER BY s.observed_at DESC, s.digest DESC),
-	base AS (PARTITION BY s.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor
+WINDOW base AS (PARTITION BY s.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor
 		ORDER BY s.is_reference DESC, s.observed_at DESC, s.digest DESC);
 COMMENT ON VIEW kernelindex_internal.run_pass IS
 'internal: every run with the windows of the BI views: is_latest (the latest run of its series), is_release_latest (of its series in its release), has_reference (its key has a run of the reference implementation), same_release (of its release) and base_* (the reference''s latest run under the key, of the same release where there is one, else of any; texts and numbers as narrow_runs has them)';

@@ -169,6 +169,10 @@ my %call = (
 	  "SELECT kernelindex_internal.reference_value(t.r, t.l, t.x) OVER (ORDER BY t.r DESC, t.x) FROM (VALUES (true, 'a', 1), (false, 'b', 2)) t(r, l, x)",
 	'kernelindex_internal.reference_in_release(boolean,text)' =>
 	  "SELECT kernelindex_internal.reference_in_release(t.r, t.l) OVER (ORDER BY t.r DESC) FROM (VALUES (true, 'a'), (false, 'b')) t(r, l)",
+	'kernelindex_internal.first_of_series(integer)' =>
+	  'SELECT kernelindex_internal.first_of_series(t.i) OVER (ORDER BY t.x) FROM (VALUES (1, 1), (1, 2)) t(i, x)',
+	'kernelindex_internal.first_of_release(integer,text)' =>
+	  "SELECT kernelindex_internal.first_of_release(t.i, t.l) OVER (ORDER BY t.i) FROM (VALUES (1, 'a'), (1, 'b')) t(i, l)",
 	'public.max(public.kidx_digest)' => 'SELECT public.max(digest) FROM kernelindex.runs',
 	'public.kidx_digest_to_bytea(public.kidx_digest)' => 'SELECT public.kidx_digest_to_bytea(%D1%)',
 	'public.kidx_digest_from_bytea(bytea)' => 'SELECT public.kidx_digest_from_bytea(public.kidx_digest_to_bytea(%D1%))',
