@@ -21,7 +21,10 @@
  * window is not ordered so, and is an error.
  *
  * Releases are compared by their bytes, as the text equality of a
- * deterministic collation does (the default collation always is).
+ * deterministic collation does (the default collation always is).  What a
+ * function keeps of a partition grows with the releases (and
+ * implementations) its rows name, dictionary values of run_labels and
+ * implementations, not with its rows; it is freed with the partition.
  *
  * Over the same window, first_of_series and first_of_release say whether
  * the current row is the first of its implementation (and release) in the
