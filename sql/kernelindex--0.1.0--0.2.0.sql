@@ -1888,7 +1888,7 @@ RETURNS anyelement
 AS 'MODULE_PATHNAME', 'kidx_reference_value'
 LANGUAGE C IMMUTABLE WINDOW PARALLEL SAFE;
 COMMENT ON FUNCTION kernelindex_internal.reference_value(boolean, text, anyelement) IS
-'internal window function, over a partition ordered by is_reference DESC first (then latest first): value of the base of the current row''s comparison, the partition''s first reference row of the current row''s release (IS NOT DISTINCT FROM), else its first row if that is a reference row, else NULL; reads only the current row (an error where a reference row follows a row that is none)';
+'internal window function, over a partition ordered by is_reference DESC NULLS LAST first (then latest first): value of the base of the current row''s comparison, the partition''s first reference row of the current row''s release (IS NOT DISTINCT FROM), else its first row if that is a reference row, else NULL; reads only the current row (an error where a reference row follows a row that is none)';
 
 CREATE FUNCTION kernelindex_internal.reference_in_release(is_reference boolean, release text)
 RETURNS boolean
@@ -1923,9 +1923,10 @@ SELECT s.*,
 	kernelindex_internal.reference_value(s.is_reference, s.release, s.numbers) OVER base AS base_numbers
 FROM kernelindex_internal.narrow_runs s
 WINDOW base AS (PARTITION BY s.comparability_key, s.kernel, s.workload_label, s.gpu, s.gpu_form_factor
-		ORDER BY s.is_reference DESC, s.observed_at DESC, s.digest DESC);
+		ORDER BY s.is_reference DESC, s.observed_at DESC, s.digest DESC
+		ROWS BETWEEN CURRENT ROW AND CURRENT ROW);
 COMMENT ON VIEW kernelindex_internal.run_pass IS
-'internal: every run with the windows of the BI views: is_latest (the latest run of its series), is_release_latest (of its series in its release), has_reference (its key has a run of the reference implementation), same_release (of its release) and base_* (the reference''s latest run under the key, of the same release where there is one, else of any; texts and numbers as narrow_runs has them)';
+'internal: every run with the windows of the BI views: is_latest (the latest run of its series), is_release_latest (of its series in its release), has_reference (its key has a run of the reference implementation), same_release (of its release) and base_* (the reference''s latest run under the key, of the same release where there is one, else of any; NULL without one; texts and numbers as narrow_runs has them); one window, whose functions read only the current row (the frame is theirs to ignore), ordered by is_reference (never NULL, and the same for all runs of an implementation under a key) first';
 
 CREATE VIEW kernelindex_internal.facts AS
 SELECT s.comparability_key AS key,

@@ -57,18 +57,20 @@ PG_FUNCTION_INFO_V1(kidx_first_of_release);
 #define ARG_RELEASE 1
 /* reference_value's value. */
 #define ARG_VALUE 2
+/* first_of_series's and first_of_release's arguments. */
+#define ARG_IMPLEMENTATION 0
+#define ARG_SERIES_RELEASE 1
 
 /* What one function keeps of its partition's reference rows. */
 typedef struct ReferencePartition
 {
-	bool		started;		/* the fields below are set up */
 	bool		past_references;	/* a row that is no reference was seen */
 	bool		has_reference;	/* the partition's first row is a reference
 								 * row */
 	Datum		top_value;		/* that row's value */
 	bool		top_isnull;
 	InternTable *releases;		/* the releases of the reference rows, by
-								 * number */
+								 * number (made at the first) */
 	Datum	   *values;			/* the first reference row's value of each
 								 * release, by number */
 	bool	   *nulls;
@@ -142,11 +144,8 @@ reference_base(FunctionCallInfo fcinfo, const ValueType *vt, bool *found, bool *
 
 	part = (ReferencePartition *) WinGetPartitionLocalMemory(win, sizeof(ReferencePartition));
 	cxt = GetMemoryChunkContext(part);
-	if (!part->started)
-	{
-		part->releases = intern_create(cxt);
-		part->started = true;
-	}
+	/* no row before the current one is read again: let the buffer go */
+	WinSetMarkPosition(win, WinGetCurrentPosition(win));
 
 	is_reference = DatumGetBool(WinGetFuncArgCurrent(win, ARG_IS_REFERENCE, &ref_null));
 	is_reference = is_reference && !ref_null;
@@ -161,7 +160,10 @@ reference_base(FunctionCallInfo fcinfo, const ValueType *vt, bool *found, bool *
 		bool		isnew = false;
 
 		if (part->past_references)
-			elog(ERROR, "reference window functions: a reference row after a row that is none (the window must be ordered by is_reference DESC first)");
+			ereport(ERROR,
+					(errcode(ERRCODE_WINDOWING_ERROR),
+					 errmsg("a reference row follows a row that is none in the window of reference_value or reference_in_release"),
+					 errhint("Order the window by is_reference DESC NULLS LAST first.")));
 		if (vt != NULL)
 			value = WinGetFuncArgCurrent(win, ARG_VALUE, &value_null);
 		if (!part->has_reference)
@@ -181,6 +183,8 @@ reference_base(FunctionCallInfo fcinfo, const ValueType *vt, bool *found, bool *
 		}
 		else
 		{
+			if (part->releases == NULL)
+				part->releases = intern_create(cxt);
 			n = intern_add(part->releases, VARDATA_ANY(release_text),
 						   VARSIZE_ANY_EXHDR(release_text), &isnew);
 			if (isnew)
@@ -205,7 +209,7 @@ reference_base(FunctionCallInfo fcinfo, const ValueType *vt, bool *found, bool *
 	else
 	{
 		part->past_references = true;
-		if (!release_null)
+		if (!release_null && part->releases != NULL)
 			n = intern_find(part->releases, VARDATA_ANY(release_text),
 							VARSIZE_ANY_EXHDR(release_text));
 	}
@@ -237,7 +241,7 @@ kidx_reference_value(PG_FUNCTION_ARGS)
 
 	if (isnull)
 		PG_RETURN_NULL();
-	return result;
+	PG_RETURN_DATUM(result);
 }
 
 /*
@@ -278,9 +282,11 @@ first_of_group(FunctionCallInfo fcinfo, bool with_release)
 	seen = (InternTable **) WinGetPartitionLocalMemory(win, sizeof(InternTable *));
 	if (*seen == NULL)
 		*seen = intern_create(GetMemoryChunkContext(seen));
+	/* no row before the current one is read again: let the buffer go */
+	WinSetMarkPosition(win, WinGetCurrentPosition(win));
 
 	/* the key: a NULL marker and the implementation, then the release */
-	implementation = DatumGetInt32(WinGetFuncArgCurrent(win, 0, &isnull));
+	implementation = DatumGetInt32(WinGetFuncArgCurrent(win, ARG_IMPLEMENTATION, &isnull));
 	if (isnull)
 		implementation = 0;
 	key[len++] = isnull ? 0 : 1;
@@ -288,7 +294,7 @@ first_of_group(FunctionCallInfo fcinfo, bool with_release)
 	len += sizeof(int32);
 	if (with_release)
 	{
-		Datum		release = WinGetFuncArgCurrent(win, 1, &isnull);
+		Datum		release = WinGetFuncArgCurrent(win, ARG_SERIES_RELEASE, &isnull);
 
 		key[len++] = isnull ? 0 : 1;
 		if (!isnull)
