@@ -186,3 +186,13 @@ $$;
 SELECT v, (pg_temp.digest_input(v)).*
 FROM (VALUES ('sha256:' || repeat('ab', 32)), (''), ('sha256:' || repeat('AB', 32)),
 	('sha256:abc'), (repeat('ab', 32)), ('sha256:' || repeat('ab', 31) || 'zz')) AS t(v);
+
+-- The cast to text (kidx_digest_to_text, written straight into the text)
+-- says what the type's output says, on 10,000 digests.
+SELECT count(*) AS digests,
+	count(*) FILTER (WHERE d::text = kidx_digest_out(d)::text) AS cast_is_output,
+	count(*) FILTER (WHERE kidx_digest_to_text(d) = d::text AND octet_length(d::text) = 71) AS same_71_bytes
+FROM (SELECT ('sha256:' || encode(sha256(i::text::bytea), 'hex'))::kidx_digest AS d
+	  FROM generate_series(1, 10000) AS i) s;
+SELECT castfunc::regprocedure AS digest_to_text, castcontext FROM pg_cast
+WHERE castsource = 'kidx_digest'::regtype AND casttarget = 'text'::regtype;

@@ -13,6 +13,37 @@
 \echo Use "ALTER EXTENSION kernelindex UPDATE" to load this file. \quit
 
 /* ---------------------------------------------------------------------
+ * The columns of the BI views, made in C (issue 27): a digest becomes
+ * text by kidx_digest_to_text, written straight into the text value (the
+ * cast was an I/O cast: a C string, then a copy of it); ns_to_ms and
+ * bytes_to_mib build their numeric from the integer, with the values of
+ * the formulas they replace (regress units compares them).  First, so that
+ * the views made again below use them.
+ * --------------------------------------------------------------------- */
+CREATE FUNCTION @extschema@.kidx_digest_to_text(@extschema@.kidx_digest)
+RETURNS text
+AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION @extschema@.kidx_digest_to_text(@extschema@.kidx_digest) IS
+'the text form sha256:<hex> of a digest, as text';
+DROP CAST (@extschema@.kidx_digest AS text);
+CREATE CAST (@extschema@.kidx_digest AS text)
+	WITH FUNCTION @extschema@.kidx_digest_to_text(@extschema@.kidx_digest) AS ASSIGNMENT;
+COMMENT ON CAST (@extschema@.kidx_digest AS text) IS 'the text form sha256:<hex>';
+
+CREATE OR REPLACE FUNCTION kernelindex.ns_to_ms(ns bigint)
+RETURNS numeric
+AS 'MODULE_PATHNAME', 'kidx_ns_to_ms'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION kernelindex.ns_to_ms(bigint) IS
+'nanoseconds as milliseconds, exactly (numeric with six decimals): ns::numeric * 0.000001';
+CREATE OR REPLACE FUNCTION kernelindex.bytes_to_mib(bytes bigint)
+RETURNS numeric
+AS 'MODULE_PATHNAME', 'kidx_bytes_to_mib'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION kernelindex.bytes_to_mib(bigint) IS
+'bytes as MiB (2^20 bytes), exactly, without trailing zeros: trim_scale(bytes::numeric * 0.00000095367431640625)';
+
+/* ---------------------------------------------------------------------
  * Every statistic a harness reports, typed (issue 25): the mean, standard
  * deviation, min, max and samples of latency and peak memory are columns
  * of runs (a run whose primaryStatistic names the mean or the min needs no

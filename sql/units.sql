@@ -82,3 +82,32 @@ FROM (SELECT x::float8 AS f FROM gen WHERE n % 8 NOT IN (5, 6)
 SELECT count(*) AS mib_agree FROM gen
 WHERE n % 8 NOT IN (5, 6) AND kidx_mib_to_bytes(x) = round(x::numeric * 1048576)::bigint;
 DROP TABLE gen;
+
+-- The other way, for the BI views: ns_to_ms and bytes_to_mib (C) give the
+-- values of the formulas they stand for, ns::numeric * 0.000001 and
+-- trim_scale(bytes::numeric * 2^-20), digit for digit, on edges and on
+-- 200,000 random bigints of every magnitude (multiples of 2^k for MiB, as
+-- allocators give, and odd ones, whose digits do not fit a bigint).
+SELECT setseed(0.17);
+CREATE TABLE ints AS
+SELECT v FROM (VALUES (0::bigint), (1), (-1), (999999), (1000000), (-1000001),
+	(1048575), (1048576), (-1048576), (524288), (1572864), (2628608),
+	(9223372036854775807), (-9223372036854775808), (-9223372036854775807),
+	(4503599627370497), (-4503599627370497), (9223372036853727232)) AS e(v)
+UNION ALL
+SELECT (floor(random() * 2 ^ floor(random() * 63)))::bigint
+	* CASE WHEN random() < 0.2 THEN -1 ELSE 1 END
+	* CASE WHEN random() < 0.5 THEN 1 ELSE 0 END
+	+ CASE WHEN random() < 0.5 THEN 0 ELSE (floor(random() * 2 ^ floor(random() * 30)))::bigint * 1024 END
+FROM generate_series(1, 200000);
+SELECT count(*) AS ints,
+	count(*) FILTER (WHERE kernelindex.ns_to_ms(v)::text
+		= (v::numeric * 0.000001)::text) AS ms_same_text,
+	count(*) FILTER (WHERE kernelindex.bytes_to_mib(v)::text
+		= trim_scale(v::numeric * 0.00000095367431640625)::text) AS mib_same_text,
+	count(*) FILTER (WHERE kernelindex.bytes_to_mib(v) * 1048576 = v) AS mib_exact
+FROM ints;
+SELECT kernelindex.ns_to_ms(2628608), kernelindex.ns_to_ms(-1), kernelindex.ns_to_ms(0),
+	kernelindex.bytes_to_mib(1572864), kernelindex.bytes_to_mib(1), kernelindex.bytes_to_mib(0),
+	kernelindex.bytes_to_mib(-9223372036854775808), kernelindex.ns_to_ms(NULL), kernelindex.bytes_to_mib(NULL);
+DROP TABLE ints;

@@ -59,6 +59,7 @@ PG_FUNCTION_INFO_V1(kidx_digest_hash_extended);
 PG_FUNCTION_INFO_V1(kidx_digest_sortsupport);
 PG_FUNCTION_INFO_V1(kidx_digest_to_bytea);
 PG_FUNCTION_INFO_V1(kidx_digest_from_bytea);
+PG_FUNCTION_INFO_V1(kidx_digest_to_text);
 
 /* The byte length of a character in the server encoding. */
 static int
@@ -394,6 +395,21 @@ kidx_digest_to_bytea(PG_FUNCTION_ARGS)
 	SET_VARSIZE(result, VARHDRSZ + KIDX_DIGEST_LEN);
 	memcpy(VARDATA(result), digest->data, KIDX_DIGEST_LEN);
 	PG_RETURN_BYTEA_P(result);
+}
+
+/*
+ * Cast to text: the text form, written straight into the text value (an
+ * I/O cast writes it as a C string, then copies it into one).
+ */
+Datum
+kidx_digest_to_text(PG_FUNCTION_ARGS)
+{
+	KidxDigest *digest = PG_GETARG_KIDX_DIGEST_P(0);
+	text	   *result = palloc(VARHDRSZ + KIDX_DIGEST_TEXT_LEN + 1);
+
+	kidx_digest_to_cstring(digest, VARDATA(result));
+	SET_VARSIZE(result, VARHDRSZ + KIDX_DIGEST_TEXT_LEN);
+	PG_RETURN_TEXT_P(result);
 }
 
 /* Cast from bytea: exactly 32 bytes. */

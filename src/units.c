@@ -35,6 +35,8 @@ typedef struct UnitConversion
 static const UnitConversion ms_to_ns = {"milliseconds", "nanoseconds", 1000000};
 static const UnitConversion mib_to_bytes = {"MiB", "bytes", 1048576};
 
+PG_FUNCTION_INFO_V1(kidx_ns_to_ms);
+PG_FUNCTION_INFO_V1(kidx_bytes_to_mib);
 PG_FUNCTION_INFO_V1(kidx_ms_to_ns_numeric);
 PG_FUNCTION_INFO_V1(kidx_ms_to_ns_text);
 PG_FUNCTION_INFO_V1(kidx_ms_to_ns_float8);
@@ -166,4 +168,39 @@ Datum
 kidx_mib_to_bytes_float8(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_INT64(convert_float8(PG_GETARG_FLOAT8(0), &mib_to_bytes));
+}
+
+/*
+ * kernelindex.ns_to_ms(bigint): ns / 10^6 as numeric with six decimals,
+ * exactly what ns::numeric * 0.000001 gives, without the multiplication.
+ */
+Datum
+kidx_ns_to_ms(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_NUMERIC(int64_div_fast_to_numeric(PG_GETARG_INT64(0), 6));
+}
+
+/*
+ * kernelindex.bytes_to_mib(bigint): bytes / 2^20 as numeric without
+ * trailing zeros, exactly trim_scale(bytes::numeric * 2^-20); that product
+ * where the digits do not fit int64 (src/core/decimal.c).
+ */
+Datum
+kidx_bytes_to_mib(PG_FUNCTION_ARGS)
+{
+	int64		bytes = PG_GETARG_INT64(0);
+	int64		mantissa;
+	int			scale;
+	Datum		product;
+
+	if (dec_pow2_quotient(bytes, 20, &mantissa, &scale))
+		PG_RETURN_NUMERIC(scale == 0 ? int64_to_numeric(mantissa) :
+						  int64_div_fast_to_numeric(mantissa, scale));
+	product = DirectFunctionCall2(numeric_mul,
+								  NumericGetDatum(int64_to_numeric(bytes)),
+								  DirectFunctionCall3(numeric_in,
+													  CStringGetDatum("0.00000095367431640625"),
+													  ObjectIdGetDatum(InvalidOid),
+													  Int32GetDatum(-1)));
+	PG_RETURN_DATUM(DirectFunctionCall1(numeric_trim_scale, product));
 }

@@ -264,3 +264,47 @@ dec_scale_round_int64(const char *s, size_t len, uint32_t multiplier,
 	}
 	return DEC_OK;
 }
+
+/*
+ * dec_pow2_quotient
+ *
+ * value / 2^shift is a whole number when the value's lowest set bit is at
+ * or above the shift; else, with value = m * 2^t (m odd, t < shift), it is
+ * m / 2^(shift - t) = m * 5^(shift - t) / 10^(shift - t), whose last digit
+ * is that of an odd multiple of 5: 5, so no scale is shorter.
+ */
+bool
+dec_pow2_quotient(int64_t value, int shift, int64_t *mantissa, int *scale)
+{
+	int			t = 0;
+	int			k;
+	int64_t		m;
+
+	if (shift < 0 || shift > 62)
+		return false;
+	if (value == 0)
+	{
+		*mantissa = 0;
+		*scale = 0;
+		return true;
+	}
+	while (t < shift && ((uint64_t) value & ((uint64_t) 1 << t)) == 0)
+		t++;
+	if (t == shift)
+	{
+		/* exact: an arithmetic shift of a multiple of 2^shift */
+		*mantissa = value / ((int64_t) 1 << shift);
+		*scale = 0;
+		return true;
+	}
+	m = value / ((int64_t) 1 << t);
+	for (k = 0; k < shift - t; k++)
+	{
+		if (m > INT64_MAX / 5 || m < INT64_MIN / 5)
+			return false;
+		m *= 5;
+	}
+	*mantissa = m;
+	*scale = shift - t;
+	return true;
+}

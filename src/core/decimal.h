@@ -13,6 +13,7 @@
 #ifndef KIDX_DECIMAL_H
 #define KIDX_DECIMAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,5 +35,14 @@ typedef enum
  */
 extern dec_status dec_scale_round_int64(const char *s, size_t len,
 										uint32_t multiplier, int64_t *result);
+
+/*
+ * Write value / 2^shift (0 <= shift <= 62) exactly as a decimal, *mantissa
+ * / 10^*scale with the fewest digits: *scale is 0, or *mantissa ends in a
+ * digit other than 0.  False when the mantissa does not fit int64 (the
+ * caller then computes it some other way).
+ */
+extern bool dec_pow2_quotient(int64_t value, int shift, int64_t *mantissa,
+							  int *scale);
 
 #endif							/* KIDX_DECIMAL_H */

@@ -213,6 +213,12 @@ AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 COMMENT ON FUNCTION @extschema@.kidx_digest_to_bytea(@extschema@.kidx_digest) IS
 'the 32 bytes of a digest';
 
+CREATE FUNCTION @extschema@.kidx_digest_to_text(@extschema@.kidx_digest)
+RETURNS text
+AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION @extschema@.kidx_digest_to_text(@extschema@.kidx_digest) IS
+'the text form sha256:<hex> of a digest, as text';
+
 CREATE FUNCTION @extschema@.kidx_digest_from_bytea(bytea)
 RETURNS @extschema@.kidx_digest
 AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
@@ -223,7 +229,8 @@ CREATE CAST (@extschema@.kidx_digest AS bytea)
 	WITH FUNCTION @extschema@.kidx_digest_to_bytea(@extschema@.kidx_digest);
 CREATE CAST (bytea AS @extschema@.kidx_digest)
 	WITH FUNCTION @extschema@.kidx_digest_from_bytea(bytea);
-CREATE CAST (@extschema@.kidx_digest AS text) WITH INOUT AS ASSIGNMENT;
+CREATE CAST (@extschema@.kidx_digest AS text)
+	WITH FUNCTION @extschema@.kidx_digest_to_text(@extschema@.kidx_digest) AS ASSIGNMENT;
 CREATE CAST (text AS @extschema@.kidx_digest) WITH INOUT;
 COMMENT ON CAST (@extschema@.kidx_digest AS bytea) IS 'the 32 bytes of a digest';
 COMMENT ON CAST (bytea AS @extschema@.kidx_digest) IS 'a digest from exactly 32 bytes';

@@ -58,17 +58,17 @@ COMMENT ON FUNCTION kernelindex.bands_apart(bigint, bigint, bigint, bigint) IS
 
 CREATE FUNCTION kernelindex.ns_to_ms(ns bigint)
 RETURNS numeric
-LANGUAGE sql IMMUTABLE PARALLEL SAFE
-RETURN ns::numeric OPERATOR(pg_catalog.*) 0.000001;
+AS 'MODULE_PATHNAME', 'kidx_ns_to_ms'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION kernelindex.ns_to_ms(bigint) IS
-'nanoseconds as milliseconds, exactly (numeric with six decimals)';
+'nanoseconds as milliseconds, exactly (numeric with six decimals): ns::numeric * 0.000001';
 
 CREATE FUNCTION kernelindex.bytes_to_mib(bytes bigint)
 RETURNS numeric
-LANGUAGE sql IMMUTABLE PARALLEL SAFE
-RETURN pg_catalog.trim_scale(bytes::numeric OPERATOR(pg_catalog.*) 0.00000095367431640625);
+AS 'MODULE_PATHNAME', 'kidx_bytes_to_mib'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION kernelindex.bytes_to_mib(bigint) IS
-'bytes as MiB (2^20 bytes), exactly, without trailing zeros';
+'bytes as MiB (2^20 bytes), exactly, without trailing zeros: trim_scale(bytes::numeric * 0.00000095367431640625)';
 
 CREATE FUNCTION kernelindex_internal.primary_value(statistic text, median bigint, mean bigint, min bigint)
 RETURNS bigint

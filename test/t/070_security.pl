@@ -175,6 +175,7 @@ my %call = (
 	  "SELECT kernelindex_internal.first_of_release(t.i, t.l) OVER (ORDER BY t.i) FROM (VALUES (1, 'a'), (1, 'b')) t(i, l)",
 	'public.max(public.kidx_digest)' => 'SELECT public.max(digest) FROM kernelindex.runs',
 	'public.kidx_digest_to_bytea(public.kidx_digest)' => 'SELECT public.kidx_digest_to_bytea(%D1%)',
+	'public.kidx_digest_to_text(public.kidx_digest)' => 'SELECT public.kidx_digest_to_text(%D1%)',
 	'public.kidx_digest_from_bytea(bytea)' => 'SELECT public.kidx_digest_from_bytea(public.kidx_digest_to_bytea(%D1%))',
 	'public.kidx_canonical(jsonb)' => q{SELECT public.kidx_canonical('{"b": [1.5, "x\u0001", null], "a": 1e21, "é": -0}'::jsonb)},
 	'public.kidx_canonical_digest(jsonb)' => 'SELECT public.kidx_canonical_digest(%B1%)',

@@ -687,6 +687,83 @@ compare_dec(const char *in, size_t len, uint32_t m)
 		  (int) (len > 200 ? 200 : len), in, m, (int) sa, a, (int) sb, b);
 }
 
+/*
+ * Check dec_pow2_quotient on one value: where it answers, mantissa / 10^scale
+ * is value / 2^shift exactly (mantissa * 2^shift = value * 10^scale, in 128
+ * bits) with no trailing zero; where it does not, the shortest mantissa
+ * indeed leaves int64.
+ */
+static void
+check_pow2_quotient(int64_t value, int shift)
+{
+	int64_t		mantissa = 0;
+	int			scale = -1;
+	bool		ok = dec_pow2_quotient(value, shift, &mantissa, &scale);
+	__int128	lhs,
+				rhs,
+				m;
+	int			t = 0,
+				k;
+
+	/* the exact answer: value = m * 2^t, m odd (or t = shift) */
+	while (value != 0 && t < shift && (((uint64_t) value >> t) & 1) == 0)
+		t++;
+	m = value == 0 ? 0 : (__int128) value / ((__int128) 1 << t);
+	for (k = 0; value != 0 && t < shift && k < shift - t; k++)
+	{
+		m *= 5;
+		if (m > INT64_MAX || m < INT64_MIN)
+			break;				/* it does not fit; stop before 128 bits */
+	}
+	if (value != 0 && t == shift)
+		m = (__int128) value / ((__int128) 1 << shift);
+	if (!ok)
+	{
+		check(m > INT64_MAX || m < INT64_MIN,
+			  "pow2_quotient(%" PRId64 ", %d) refused a mantissa that fits", value, shift);
+		return;
+	}
+	lhs = (__int128) mantissa * ((__int128) 1 << shift);
+	rhs = value;
+	for (k = 0; k < scale; k++)
+		rhs *= 10;
+	check(lhs == rhs && (scale == 0 || mantissa % 10 != 0) && scale >= 0,
+		  "pow2_quotient(%" PRId64 ", %d) = %" PRId64 "e-%d", value, shift, mantissa, scale);
+}
+
+/* Fixed and random dec_pow2_quotient cases (bytes to MiB: shift 20). */
+static void
+test_pow2_quotient(void)
+{
+	static const int64_t fixed[] = {0, 1, -1, 1048575, 1048576, -1048576, 524288,
+	-524288, 1572864, INT64_MAX, INT64_MIN, INT64_MIN + 1, 4503599627370497};
+	int64_t		mantissa;
+	int			scale;
+	long		i,
+				n = rounds(400000);
+
+	for (i = 0; i < (long) (sizeof(fixed) / sizeof(fixed[0])); i++)
+	{
+		check_pow2_quotient(fixed[i], 20);
+		check_pow2_quotient(fixed[i], 0);
+		check_pow2_quotient(fixed[i], 62);
+	}
+	check(dec_pow2_quotient(1572864, 20, &mantissa, &scale) &&
+		  mantissa == 15 && scale == 1, "1572864 bytes are 1.5 MiB");
+	check(dec_pow2_quotient(1, 20, &mantissa, &scale) &&
+		  mantissa == INT64_C(95367431640625) && scale == 20, "1 byte is 2^-20 MiB");
+	check(!dec_pow2_quotient(1, 63, &mantissa, &scale), "a shift over 62 is refused");
+	for (i = 0; i < n; i++)
+	{
+		/* every magnitude, and as many values with low zero bits */
+		uint64_t	r = rnd() >> (rnd() % 64);
+		int64_t		v = (int64_t) (r << (rnd() % 2 ? 0 : rnd() % 40));
+
+		check_pow2_quotient(v, 20);
+		check_pow2_quotient(v, (int) (rnd() % 63));
+	}
+}
+
 /* Fixed and random dec_scale_round_int64 cases. */
 static void
 test_decimal(void)
@@ -956,6 +1033,7 @@ main(int argc, char **argv)
 	test_number_cases();
 	test_number_random();
 	test_decimal();
+	test_pow2_quotient();
 	for (i = 1; i < argc; i++)
 		test_v8_file(argv[i]);
 
