@@ -14,6 +14,7 @@
 
 #include <math.h>
 
+#include "common/int.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
 #include "utils/numeric.h"
@@ -171,36 +172,81 @@ kidx_mib_to_bytes_float8(PG_FUNCTION_ARGS)
 }
 
 /*
+ * value / 10^scale as numeric with that scale, by int64_div_fast_to_numeric
+ * where it needs no more than int64 arithmetic: value times 10^(4 - scale %
+ * 4), numeric's base being 10^4, fits.  Past that, releases of PostgreSQL
+ * before the fix of 2023 ("Make int64_div_fast_to_numeric() more robust")
+ * divided in numeric and rounded, so NULL then: the caller multiplies.
+ */
+static Numeric
+int64_scaled_numeric(int64 value, int scale)
+{
+	static const int64 pow10[] = {1, 10, 100, 1000};
+	int			left = scale % 4;
+	int64		product;
+
+	if (left > 0 && pg_mul_s64_overflow(value, pow10[4 - left], &product))
+		return NULL;
+	return int64_div_fast_to_numeric(value, scale);
+}
+
+/*
+ * value times the exact decimal constant the function call's fn_extra
+ * keeps (parsed from text at the first call).
+ */
+static Numeric
+times_constant(FunctionCallInfo fcinfo, int64 value, const char *constant)
+{
+	if (fcinfo->flinfo->fn_extra == NULL)
+	{
+		MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+
+		fcinfo->flinfo->fn_extra =
+			DatumGetPointer(DirectFunctionCall3(numeric_in, CStringGetDatum(constant),
+												ObjectIdGetDatum(InvalidOid),
+												Int32GetDatum(-1)));
+		MemoryContextSwitchTo(old);
+	}
+	return DatumGetNumeric(DirectFunctionCall2(numeric_mul,
+											   NumericGetDatum(int64_to_numeric(value)),
+											   PointerGetDatum(fcinfo->flinfo->fn_extra)));
+}
+
+/*
  * kernelindex.ns_to_ms(bigint): ns / 10^6 as numeric with six decimals,
- * exactly what ns::numeric * 0.000001 gives, without the multiplication.
+ * exactly what ns::numeric * 0.000001 gives (that product past 9.2e16 ns).
  */
 Datum
 kidx_ns_to_ms(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_NUMERIC(int64_div_fast_to_numeric(PG_GETARG_INT64(0), 6));
+	int64		ns = PG_GETARG_INT64(0);
+	Numeric		result = int64_scaled_numeric(ns, 6);
+
+	if (result == NULL)
+		result = times_constant(fcinfo, ns, "0.000001");
+	PG_RETURN_NUMERIC(result);
 }
 
 /*
  * kernelindex.bytes_to_mib(bigint): bytes / 2^20 as numeric without
- * trailing zeros, exactly trim_scale(bytes::numeric * 2^-20); that product
- * where the digits do not fit int64 (src/core/decimal.c).
+ * trailing zeros, exactly trim_scale(bytes::numeric * 2^-20), the shortest
+ * exact decimal of src/core/decimal.c; that product where its digits do not
+ * fit int64.
  */
 Datum
 kidx_bytes_to_mib(PG_FUNCTION_ARGS)
 {
 	int64		bytes = PG_GETARG_INT64(0);
-	int64		mantissa;
+	int64_t		mantissa;
 	int			scale;
-	Datum		product;
+	Numeric		result = NULL;
 
 	if (dec_pow2_quotient(bytes, 20, &mantissa, &scale))
-		PG_RETURN_NUMERIC(scale == 0 ? int64_to_numeric(mantissa) :
-						  int64_div_fast_to_numeric(mantissa, scale));
-	product = DirectFunctionCall2(numeric_mul,
-								  NumericGetDatum(int64_to_numeric(bytes)),
-								  DirectFunctionCall3(numeric_in,
-													  CStringGetDatum("0.00000095367431640625"),
-													  ObjectIdGetDatum(InvalidOid),
-													  Int32GetDatum(-1)));
-	PG_RETURN_DATUM(DirectFunctionCall1(numeric_trim_scale, product));
+		result = scale == 0 ? int64_to_numeric(mantissa) :
+			int64_scaled_numeric(mantissa, scale);
+	if (result == NULL)
+		result = DatumGetNumeric(DirectFunctionCall1(numeric_trim_scale,
+													 NumericGetDatum(times_constant(fcinfo, bytes,
+																					"0.00000095367431640625"))));
+	PG_RETURN_NUMERIC(result);
 }

@@ -292,7 +292,7 @@ dec_pow2_quotient(int64_t value, int shift, int64_t *mantissa, int *scale)
 		t++;
 	if (t == shift)
 	{
-		/* exact: an arithmetic shift of a multiple of 2^shift */
+		/* a multiple of 2^shift: the division is exact */
 		*mantissa = value / ((int64_t) 1 << shift);
 		*scale = 0;
 		return true;
