@@ -22,9 +22,11 @@ so, scripts = sys.argv[2], sys.argv[3:]
 fail = n = 0
 for f in scripts:
     text = open(f).read()
-    # each CREATE FUNCTION ... AS 'MODULE_PATHNAME'[, 'symbol']: without a
+    # each CREATE [OR REPLACE] FUNCTION ... AS 'MODULE_PATHNAME'[, 'symbol']
+    # (an upgrade script may replace a function by C): without a
     # symbol, the C function is named as the SQL one
-    for m in re.finditer(r"CREATE\s+FUNCTION\s+(?:[\w@]+\.)?(\w+)\s*\((?:(?!CREATE\s+FUNCTION).)*?"
+    for m in re.finditer(r"CREATE\s+(?:OR\s+REPLACE\s+)?FUNCTION\s+(?:[\w@]+\.)?(\w+)\s*\("
+                         r"(?:(?!CREATE\s+(?:OR\s+REPLACE\s+)?FUNCTION).)*?"
                          r"AS\s+'MODULE_PATHNAME'(?:\s*,\s*'(\w+)')?", text, re.S | re.I):
         sym = m.group(2) or m.group(1)
         n += 1
