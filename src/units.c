@@ -1,12 +1,15 @@
 /*-------------------------------------------------------------------------
  *
  * units.c
- *	  Exact unit conversion: milliseconds to nanoseconds, MiB to bytes.
+ *	  Exact unit conversion: milliseconds to nanoseconds, MiB to bytes,
+ *	  and back for the BI views (ns to ms, bytes to MiB).
  *
  * Every input becomes decimal text (numeric's own text, the text as given,
  * or a double's shortest round-trip text), which src/core/decimal.c scales
  * and rounds half away from zero with no binary floating point anywhere, so
  * that f(x) = round(x::numeric * multiplier)::bigint for every finite x.
+ * Back, a bigint becomes the exact numeric of the quotient, as numeric's
+ * own multiplication by 10^-6 or 2^-20 gives it, without multiplying.
  *
  *-------------------------------------------------------------------------
  */
@@ -34,7 +37,10 @@ typedef struct UnitConversion
 } UnitConversion;
 
 static const UnitConversion ms_to_ns = {"milliseconds", "nanoseconds", 1000000};
-static const UnitConversion mib_to_bytes = {"MiB", "bytes", 1048576};
+/* A MiB is 2^MIB_SHIFT bytes. */
+#define MIB_SHIFT 20
+
+static const UnitConversion mib_to_bytes = {"MiB", "bytes", UINT32_C(1) << MIB_SHIFT};
 
 PG_FUNCTION_INFO_V1(kidx_ns_to_ms);
 PG_FUNCTION_INFO_V1(kidx_bytes_to_mib);
@@ -241,12 +247,16 @@ kidx_bytes_to_mib(PG_FUNCTION_ARGS)
 	int			scale;
 	Numeric		result = NULL;
 
-	if (dec_pow2_quotient(bytes, 20, &mantissa, &scale))
+	if (dec_pow2_quotient(bytes, MIB_SHIFT, &mantissa, &scale))
 		result = scale == 0 ? int64_to_numeric(mantissa) :
 			int64_scaled_numeric(mantissa, scale);
 	if (result == NULL)
+	{
+		/* 2^-20, exactly */
+		Numeric		product = times_constant(fcinfo, bytes, "0.00000095367431640625");
+
 		result = DatumGetNumeric(DirectFunctionCall1(numeric_trim_scale,
-													 NumericGetDatum(times_constant(fcinfo, bytes,
-																					"0.00000095367431640625"))));
+													 NumericGetDatum(product)));
+	}
 	PG_RETURN_NUMERIC(result);
 }
